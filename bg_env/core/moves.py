@@ -1,0 +1,328 @@
+"""Checker moves, plays and legal-play generation.
+
+Rules source: ``shared/RULES.md`` §2 (moving), §3 (hitting and entering), §4 (bearing off).
+
+* A *move* is one checker moved by one die; a *play* is a player's whole turn.
+* The player must use as many dice as can be used; if only one of two different dice can
+  be used, the larger one when it can; doubles are played four times.
+* Two plays ending in the same position are the same play.
+
+Two generators live here and are tested against each other:
+
+* :func:`legal_plays_reference` enumerates every order of every die and every checker,
+  then applies the rules as written. Slow and obviously correct; it is the truth.
+* :func:`legal_plays` prunes orderings that cannot give new positions (doubles in
+  non-increasing source order; both orders for two different dice) and is what the rest
+  of the library uses.
+
+A move's action index is ``(source - 1) * 6 + (die - 1)`` (DESIGN.md): ``source`` 1..24
+or 25 for the bar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from .position import BAR, OFF, Position
+
+__all__ = [
+    "Move",
+    "Play",
+    "single_moves",
+    "apply_move",
+    "legal_plays",
+    "legal_plays_reference",
+    "max_dice_usable",
+    "legal_next_moves",
+    "dice_to_play",
+]
+
+Side = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker moved by one die, from the mover's side.
+
+    Attributes:
+        source: point 1..24, or 25 for the bar.
+        die: the die value 1..6 used.
+        hit: whether the move hits an opposing blot.
+    """
+
+    source: int
+    die: int
+    hit: bool = False
+
+    @property
+    def dest(self) -> int:
+        """Destination point 1..24, or 0 when the checker is borne off."""
+        return max(self.source - self.die, OFF)
+
+    @property
+    def action(self) -> int:
+        """The action index of DESIGN.md: ``(source - 1) * 6 + (die - 1)``."""
+        return (self.source - 1) * 6 + (self.die - 1)
+
+    def __str__(self) -> str:
+        src = "bar" if self.source == BAR else str(self.source)
+        dst = "off" if self.dest == OFF else str(self.dest)
+        return f"{src}/{dst}{'*' if self.hit else ''}"
+
+
+def dice_to_play(dice: tuple[int, int] | list[int]) -> list[int]:
+    """The dice a roll gives to play: doubles four times."""
+    a, b = dice
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        raise ValueError(f"dice {tuple(dice)!r}: each die must be 1..6")
+    return [a] * 4 if a == b else [a, b]
+
+
+# ----------------------------------------------------------------- single-move rules
+def _is_open(opp: Side, dest: int) -> bool:
+    """A point is open when it holds fewer than two opposing checkers (RULES §2)."""
+    return opp[25 - dest] < 2
+
+
+def _all_home(me: Side) -> bool:
+    """Bearing off is allowed only when every checker is in the home board (RULES §4)."""
+    return not any(me[7:26])
+
+
+def _no_checker_above(me: Side, source: int) -> bool:
+    """A die larger than the point may bear off only when no checker stands on a
+    higher point of the home board (RULES §4)."""
+    return not any(me[source + 1 : 7])
+
+
+def _move_is_legal(me: Side, opp: Side, source: int, die: int) -> bool:
+    """Whether one checker may move from ``source`` with ``die`` (no other dice
+    considered): bar first, open destination, bear-off conditions."""
+    if me[source] == 0:
+        return False
+    if me[BAR] and source != BAR:
+        return False  # checkers on the bar must enter first (RULES §3)
+    dest = source - die
+    if dest >= 1:
+        return _is_open(opp, dest)
+    if not _all_home(me):
+        return False
+    return dest == 0 or _no_checker_above(me, source)
+
+
+def _apply(me: Side, opp: Side, source: int, die: int) -> tuple[Side, Side, bool]:
+    """Move one checker without checking legality; returns the new sides and the hit flag."""
+    dest = max(source - die, OFF)
+    new_me = list(me)
+    new_me[source] -= 1
+    new_me[dest] += 1
+    hit = dest >= 1 and opp[25 - dest] == 1
+    if hit:
+        new_opp = list(opp)
+        new_opp[25 - dest] = 0
+        new_opp[BAR] += 1
+        return tuple(new_me), tuple(new_opp), True
+    return tuple(new_me), opp, False
+
+
+def single_moves(pos: Position, die: int) -> list[Move]:
+    """Every legal single-checker move with one die, ignoring the other dice."""
+    out = []
+    for source in range(25, 0, -1):
+        if _move_is_legal(pos.me, pos.opp, source, die):
+            dest = source - die
+            hit = dest >= 1 and pos.opp[25 - dest] == 1
+            out.append(Move(source, die, hit))
+    return out
+
+
+def apply_move(pos: Position, move: Move | int) -> Position:
+    """Play one move (a :class:`Move` or an action index) after checking it on its own.
+
+    Raises:
+        ValueError: the move is not legal on its own in this position.
+    """
+    if isinstance(move, int):
+        move = Move(move // 6 + 1, move % 6 + 1)
+    if not _move_is_legal(pos.me, pos.opp, move.source, move.die):
+        raise ValueError(f"move {move} (source {move.source}, die {move.die}) is not legal here")
+    me, opp, _ = _apply(pos.me, pos.opp, move.source, move.die)
+    return Position(me, opp)
+
+
+# --------------------------------------------------------------------------- plays
+@dataclass(frozen=True)
+class Play:
+    """A whole turn: the moves in playable order and the resulting position.
+
+    Attributes:
+        start: the position before the play.
+        moves: the checker moves, in an order that can be played one by one.
+        result: the position after the play, still seen from the same player.
+    """
+
+    start: Position
+    moves: tuple[Move, ...]
+    result: Position
+
+    @property
+    def actions(self) -> tuple[int, ...]:
+        """The moves as action indices, playable one by one."""
+        return tuple(m.action for m in self.moves)
+
+    @cached_property
+    def notation(self) -> str:
+        """Magriel notation, e.g. ``13/7*/5`` or ``8/4(2) 6/2(2)``; empty play: ``Ø``."""
+        from .notation import format_play
+
+        return format_play(self.moves)
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"<Play {self.notation} -> {self.result.position_id()}>"
+
+
+def _finish(pos: Position, dice: list[int], seqs: list[tuple[tuple[Move, ...], Side, Side]]) -> list[Play]:
+    """Apply the max-dice and larger-die rules, then keep one play per result."""
+    most = max(len(m) for m, _, _ in seqs)
+    kept = [s for s in seqs if len(s[0]) == most]
+    if most == 1 and dice[0] != dice[1]:
+        larger = max(dice)
+        with_larger = [s for s in kept if s[0][0].die == larger]
+        if with_larger:
+            kept = with_larger
+    plays: dict[tuple[Side, Side], Play] = {}
+    for moves, me, opp in kept:
+        if (me, opp) not in plays:
+            plays[(me, opp)] = Play(pos, moves, Position(me, opp))
+    return list(plays.values())
+
+
+def legal_plays_reference(pos: Position, dice: tuple[int, int]) -> list[Play]:
+    """Every distinct legal play, by brute force over all orders (slow, the truth).
+
+    Args:
+        pos: the position, from the player on roll.
+        dice: the two dice rolled.
+
+    Returns:
+        One :class:`Play` per distinct resulting position; one empty play when no die
+        can be played.
+    """
+    to_play = dice_to_play(dice)
+    seqs: list[tuple[tuple[Move, ...], Side, Side]] = []
+
+    def extend(me: Side, opp: Side, remaining: list[int], moves: tuple[Move, ...]) -> None:
+        moved = False
+        for i, die in enumerate(remaining):
+            for source in range(1, 26):
+                if _move_is_legal(me, opp, source, die):
+                    moved = True
+                    me2, opp2, hit = _apply(me, opp, source, die)
+                    rest = remaining[:i] + remaining[i + 1 :]
+                    extend(me2, opp2, rest, moves + (Move(source, die, hit),))
+        if not moved:
+            seqs.append((moves, me, opp))
+
+    extend(pos.me, pos.opp, to_play, ())
+    return _finish(pos, list(dice), seqs)
+
+
+def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
+    """Every distinct legal play (the library's generator; see the module docstring).
+
+    Doubles are searched in non-increasing source order: any legal double play can be
+    reordered that way (a checker only reaches a point from a higher one, and a bear-off
+    with a larger die needs the higher points already emptied), so no result is lost.
+    """
+    to_play = dice_to_play(dice)
+    seqs: list[tuple[tuple[Move, ...], Side, Side]] = []
+    if len(to_play) == 4:
+        die = to_play[0]
+
+        def extend_double(me: Side, opp: Side, left: int, top: int, moves: tuple[Move, ...]) -> None:
+            moved = False
+            if left:
+                for source in range(top, 0, -1):
+                    if me[source] and _move_is_legal(me, opp, source, die):
+                        moved = True
+                        me2, opp2, hit = _apply(me, opp, source, die)
+                        extend_double(me2, opp2, left - 1, source, moves + (Move(source, die, hit),))
+            if not moved:
+                seqs.append((moves, me, opp))
+
+        extend_double(pos.me, pos.opp, 4, 25, ())
+    else:
+        for first, second in ((to_play[0], to_play[1]), (to_play[1], to_play[0])):
+            me, opp = pos.me, pos.opp
+            for s1 in range(25, 0, -1):
+                if not (me[s1] and _move_is_legal(me, opp, s1, first)):
+                    continue
+                me1, opp1, hit1 = _apply(me, opp, s1, first)
+                m1 = Move(s1, first, hit1)
+                moved = False
+                for s2 in range(25, 0, -1):
+                    if me1[s2] and _move_is_legal(me1, opp1, s2, second):
+                        moved = True
+                        me2, opp2, hit2 = _apply(me1, opp1, s2, second)
+                        seqs.append(((m1, Move(s2, second, hit2)), me2, opp2))
+                if not moved:
+                    seqs.append(((m1,), me1, opp1))
+        if not seqs:
+            seqs.append(((), pos.me, pos.opp))
+    return _finish(pos, list(dice), seqs)
+
+
+# ----------------------------------------------------------- step-by-step play support
+def max_dice_usable(pos: Position, remaining: list[int]) -> int:
+    """How many of ``remaining`` dice can be played in some order from ``pos``."""
+
+    def best(me: Side, opp: Side, rem: tuple[int, ...]) -> int:
+        top = 0
+        for i, die in enumerate(sorted(set(rem), reverse=True)):
+            for source in range(25, 0, -1):
+                if me[source] and _move_is_legal(me, opp, source, die):
+                    me2, opp2, _ = _apply(me, opp, source, die)
+                    j = rem.index(die)
+                    got = 1 + best(me2, opp2, rem[:j] + rem[j + 1 :])
+                    if got == len(rem):
+                        return got
+                    top = max(top, got)
+        return top
+
+    return best(pos.me, pos.opp, tuple(remaining))
+
+
+def legal_next_moves(
+    pos: Position, remaining: list[int], moves_left: int, larger_only: int = 0
+) -> list[Move]:
+    """The moves that start some complete legal play from a partial play.
+
+    Args:
+        pos: the position after the moves made so far this turn.
+        remaining: the dice not yet used.
+        moves_left: how many more dice the turn's legal plays use (the turn's maximum
+            minus the moves made).
+        larger_only: at the start of a turn in which only one of two different dice can
+            be played, the larger die when it is playable (else 0).
+
+    Returns:
+        Every legal next move, one per (source, die); empty when the play is complete.
+    """
+    if moves_left <= 0:
+        return []
+    out = []
+    for die in sorted(set(remaining), reverse=True):
+        if larger_only and die != larger_only:
+            continue
+        rest = list(remaining)
+        rest.remove(die)
+        for source in range(25, 0, -1):
+            if pos.me[source] and _move_is_legal(pos.me, pos.opp, source, die):
+                me2, opp2, hit = _apply(pos.me, pos.opp, source, die)
+                if moves_left == 1 or max_dice_usable(Position(me2, opp2), rest) >= moves_left - 1:
+                    out.append(Move(source, die, hit))
+    return out
