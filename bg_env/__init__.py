@@ -11,7 +11,19 @@ from .core import (
     legal_results,
 )
 
+from . import backgammon_v0
+
 __version__ = "0.1.0"
+
+
+def _register() -> None:
+    import gymnasium
+
+    if "bg_env/Backgammon-v0" not in gymnasium.registry:
+        gymnasium.register("bg_env/Backgammon-v0", entry_point="bg_env.envs.gym_env:BackgammonEnv")
+
+
+_register()
 
 __all__ = [
     "IllegalMoveError",
@@ -22,5 +34,6 @@ __all__ = [
     "Play",
     "Position",
     "legal_results",
+    "backgammon_v0",
     "__version__",
 ]

@@ -1,0 +1,6 @@
+"""Environments: the PettingZoo two-agent env and the Gymnasium single-agent view."""
+
+from .backgammon import EnvConfig, env, raw_env
+from .gym_env import BackgammonEnv
+
+__all__ = ["EnvConfig", "env", "raw_env", "BackgammonEnv"]

@@ -1,0 +1,312 @@
+"""A money game of backgammon as a sequence of single decisions: cube, take, checker moves.
+
+Rules source: ``shared/RULES.md`` §1 (opening roll), §2-§4 (through :mod:`.moves`), §5
+(scoring, through :mod:`.outcome`) and §6 (the doubling cube). The environments drive
+this class; it knows nothing of agents or Gymnasium.
+
+The game asks one *side* (0 or 1) at a time for one decision, in these phases:
+
+* ``CUBE`` -- before rolling, the side on turn may double (``DOUBLE``) or roll (``ROLL``).
+  Asked only when doubling is allowed: the cube is centred or his, and the next cube value
+  is within ``max_cube``.
+* ``TAKE`` -- the doubled side takes, drops, or (option ``beaver``) beavers.
+* ``BEAVER_TAKE`` -- after a beaver, the original doubler takes or drops.
+* ``MOVE`` -- the side on turn plays one checker move; the turn is over when the play is
+  complete (as many dice as the rules demand).
+* ``OVER`` -- the game has ended; :attr:`Game.result` says how.
+
+Decisions with one answer are not asked: no cube question when doubling is not allowed,
+no step when no die can be played, and a checker move that is the only legal one is
+played automatically.
+
+Randomness comes only from the ``numpy.random.Generator`` passed in: one seed, one game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
+from .moves import Move, _apply, _move_is_legal, dice_to_play, legal_next_moves, max_dice_usable
+from .outcome import GAMMON_RULES, outcome, score_points
+from .position import Position
+
+__all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value"]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class Phase:
+    """Names of the decision phases (plain strings, for readable logs and infos)."""
+
+    CUBE = "cube"
+    TAKE = "take"
+    BEAVER_TAKE = "beaver_take"
+    MOVE = "move"
+    OVER = "over"
+
+    ALL = (CUBE, TAKE, BEAVER_TAKE, MOVE, OVER)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options of a money game (RULES.md §5-§6)."""
+
+    cube: bool = True
+    """Play with the doubling cube."""
+    jacoby: bool = False
+    """Gammons and backgammons count single until a double has been taken."""
+    beaver: bool = False
+    """A doubled player may beaver: redouble at once and keep the cube."""
+    auto_doubles: int = 0
+    """How many opening-roll ties double the stake automatically (0 = none)."""
+    max_cube: int = 64
+    """Highest cube value a double may reach; 0 = no limit."""
+    gammons: str = "all"
+    """``"all"``, ``"no_backgammons"`` (backgammons count as gammons) or ``"none"``."""
+    cube_progression: str = "geometric"
+    """``"geometric"`` (2, 4, 8, ...) or ``"arithmetic"`` (2, 3, 4, ...)."""
+
+    def __post_init__(self) -> None:
+        if self.gammons not in GAMMON_RULES:
+            raise ValueError(f"gammons={self.gammons!r}: expected one of {list(GAMMON_RULES)}")
+        if self.cube_progression not in ("geometric", "arithmetic"):
+            raise ValueError(
+                f"cube_progression={self.cube_progression!r}: expected 'geometric' or 'arithmetic'"
+            )
+        if not isinstance(self.max_cube, int) or self.max_cube < 0:
+            raise ValueError(f"max_cube={self.max_cube!r}: expected an integer >= 0 (0 = no limit)")
+        if not isinstance(self.auto_doubles, int) or self.auto_doubles < 0:
+            raise ValueError(f"auto_doubles={self.auto_doubles!r}: expected an integer >= 0")
+
+    @classmethod
+    def keys(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+
+def next_cube_value(value: int, progression: str = "geometric") -> int:
+    """The cube value after one more double."""
+    if progression == "arithmetic":
+        return 2 if value < 2 else value + 1
+    return value * 2
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended.
+
+    Attributes:
+        winner: the side (0 or 1) that won.
+        outcome: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"drop"``.
+        cube_value: the cube value when the game ended (before the double for a drop).
+        points: what the winner scores under the rules.
+    """
+
+    winner: int
+    outcome: str
+    cube_value: int
+    points: int
+
+
+@dataclass
+class Game:
+    """The state of one game, advanced by :meth:`step`.
+
+    ``position`` is always seen from the side on turn (``turn``); the side that must
+    decide now is :attr:`actor` (the doubled side during ``TAKE``).
+    """
+
+    rules: Rules = field(default_factory=Rules)
+    position: Position = field(default_factory=Position.start)
+    turn: int = 0
+    phase: str = Phase.CUBE
+    cube_value: int = 1
+    cube_owner: int = -1
+    """-1 when centred, else the side that owns the cube."""
+    cube_turned: bool = False
+    dice: tuple[int, int] | None = None
+    remaining: list[int] = field(default_factory=list)
+    moves_left: int = 0
+    larger_only: int = 0
+    played: list[Move] = field(default_factory=list)
+    result: GameResult | None = None
+    turns: int = 0
+    _pending: int = 0  # cube value offered during TAKE / BEAVER_TAKE
+
+    # ------------------------------------------------------------------ set-up
+    def opening(self, rng, start: Position | None = None) -> None:
+        """Start a new game: each side rolls one die, ties re-rolled (doubling the stake
+        up to ``auto_doubles`` times), the higher die plays both numbers."""
+        self.position = start or Position.start()
+        self.phase = Phase.MOVE
+        self.cube_value, self.cube_owner, self.cube_turned = 1, -1, False
+        self.result, self.turns = None, 0
+        ties = 0
+        while True:
+            a, b = (int(x) for x in rng.integers(1, 7, size=2))
+            if a != b:
+                break
+            if ties < self.rules.auto_doubles and self.rules.cube:
+                ties += 1
+                self.cube_value = next_cube_value(self.cube_value, self.rules.cube_progression)
+        self.turn = 0 if a > b else 1
+        self._start_play((a, b) if a > b else (b, a), rng)
+
+    def begin_turn(self, rng, dice: tuple[int, int] | None = None) -> None:
+        """Start the turn of :attr:`turn`: the cube question if allowed, else roll."""
+        self.played = []
+        if dice is None and self.may_double():
+            self.phase = Phase.CUBE
+            return
+        self._start_play(dice or self._roll(rng), rng)
+
+    # --------------------------------------------------------------- queries
+    @property
+    def actor(self) -> int:
+        """The side that must decide now."""
+        return 1 - self.turn if self.phase == Phase.TAKE else self.turn
+
+    def may_double(self) -> bool:
+        """Whether the side on turn may double now (RULES.md §6)."""
+        if not self.rules.cube or self.phase == Phase.OVER:
+            return False
+        if self.cube_owner not in (-1, self.turn):
+            return False
+        nxt = next_cube_value(self.cube_value, self.rules.cube_progression)
+        return self.rules.max_cube == 0 or nxt <= self.rules.max_cube
+
+    def may_beaver(self) -> bool:
+        nxt = next_cube_value(self._pending, self.rules.cube_progression)
+        return self.rules.beaver and (self.rules.max_cube == 0 or nxt <= self.rules.max_cube)
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions for :attr:`actor`, ascending."""
+        if self.phase == Phase.MOVE:
+            return sorted(m.action for m in self.legal_moves())
+        if self.phase == Phase.CUBE:
+            return [ROLL, DOUBLE]
+        if self.phase == Phase.TAKE:
+            return [TAKE, DROP] + ([BEAVER] if self.may_beaver() else [])
+        if self.phase == Phase.BEAVER_TAKE:
+            return [TAKE, DROP]
+        return []
+
+    def legal_moves(self) -> list[Move]:
+        """The checker moves that start a complete legal play from here."""
+        return legal_next_moves(self.position, self.remaining, self.moves_left, self.larger_only)
+
+    def action_mask(self) -> list[int]:
+        mask = [0] * N_ACTIONS
+        for a in self.legal_actions():
+            mask[a] = 1
+        return mask
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: int, rng) -> None:
+        """Apply one decision of :attr:`actor`.
+
+        Raises:
+            IllegalActionError: the action is not legal now (state unchanged).
+        """
+        action = int(action)
+        legal = self.legal_actions()
+        if action not in legal:
+            from .actions import action_to_str
+
+            names = ", ".join(f"{a} ({action_to_str(a)})" for a in legal) or "none: the game is over"
+            shown = action_to_str(action) if 0 <= action < N_ACTIONS else "out of range"
+            raise IllegalActionError(
+                f"action {action} ({shown}) is not legal in phase {self.phase!r}; legal: {names}"
+            )
+        if self.phase == Phase.MOVE:
+            self._move(action, rng)
+        elif self.phase == Phase.CUBE:
+            if action == DOUBLE:
+                self._pending = next_cube_value(self.cube_value, self.rules.cube_progression)
+                self.phase = Phase.TAKE
+            else:
+                self._start_play(self._roll(rng), rng)
+        elif self.phase == Phase.TAKE:
+            self._answer(action, rng, taker=1 - self.turn)
+        else:  # BEAVER_TAKE
+            self._answer(action, rng, taker=self.turn)
+
+    def _answer(self, action: int, rng, taker: int) -> None:
+        if action == DROP:
+            # the stake before this double; after a beaver, the doubled (beavered) stake
+            self._finish(1 - taker, "drop", self.cube_value, self.cube_value)
+        elif action == BEAVER:
+            self.cube_value = self._pending
+            self._pending = next_cube_value(self._pending, self.rules.cube_progression)
+            self.phase = Phase.BEAVER_TAKE
+        else:  # TAKE
+            self.cube_value = self._pending
+            self.cube_owner = 1 - self.turn  # the doubled side owns the cube, beaver or not
+            self.cube_turned = True
+            self._start_play(self._roll(rng), rng)
+
+    def _roll(self, rng) -> tuple[int, int]:
+        a, b = (int(x) for x in rng.integers(1, 7, size=2))
+        return a, b
+
+    def _start_play(self, dice: tuple[int, int], rng) -> None:
+        """Roll has happened: plan the play, skipping the turn when nothing can move."""
+        self.phase = Phase.MOVE
+        self.dice = (int(dice[0]), int(dice[1]))
+        self.remaining = dice_to_play(self.dice)
+        self.played = []
+        self.moves_left = max_dice_usable(self.position, self.remaining)
+        self.larger_only = 0
+        a, b = self.dice
+        if self.moves_left == 1 and a != b:
+            larger = max(a, b)
+            me, opp = self.position.me, self.position.opp
+            if any(me[s] and _move_is_legal(me, opp, s, larger) for s in range(1, 26)):
+                self.larger_only = larger
+        self._auto_moves(rng)
+
+    def _auto_moves(self, rng) -> None:
+        """Play forced moves; end the turn when the play is complete."""
+        while self.phase == Phase.MOVE:
+            if self.moves_left == 0:
+                self._end_turn(rng)
+                return
+            moves = self.legal_moves()
+            if len(moves) != 1:
+                return
+            self._apply_move(moves[0])
+
+    def _apply_move(self, move: Move) -> None:
+        me, opp, hit = _apply(self.position.me, self.position.opp, move.source, move.die)
+        self.position = Position(me, opp)
+        self.played.append(Move(move.source, move.die, hit))
+        self.remaining.remove(move.die)
+        self.moves_left -= 1
+
+    def _move(self, action: int, rng) -> None:
+        self._apply_move(Move(action // 6 + 1, action % 6 + 1))
+        self._auto_moves(rng)
+
+    def _end_turn(self, rng) -> None:
+        done = outcome(self.position)
+        if done is not None:
+            winner = self.turn if done.winner == 0 else 1 - self.turn
+            points = score_points(
+                done, self.cube_value, jacoby=self.rules.jacoby,
+                cube_turned=self.cube_turned, gammons=self.rules.gammons,
+            )
+            self._finish(winner, done.kind, self.cube_value, points)
+            return
+        self.turns += 1
+        self.position = self.position.swap()
+        self.turn = 1 - self.turn
+        self.dice, self.remaining = None, []
+        self.begin_turn(rng)
+
+    def _finish(self, winner: int, kind: str, cube_value: int, points: int) -> None:
+        self.phase = Phase.OVER
+        self.result = GameResult(winner, kind, cube_value, points)
+        self.moves_left = 0
+        self.remaining = []

@@ -1,0 +1,173 @@
+"""A single-agent Gymnasium view: one learner against a fixed opponent.
+
+Description:
+    ``gymnasium.make("bg_env/Backgammon-v0", opponent="random")``. The learner plays one
+    side of a :class:`~bg_env.envs.backgammon.raw_env` game (its colour drawn at random
+    each episode unless ``learner`` fixes it); the opponent's decisions are made inside
+    :meth:`step`. Every learner decision is one step, as in the two-agent env.
+
+Observation:
+    The two-agent env's observation vector from the learner's side (``"tesauro"``:
+    float32[212] by default; see :mod:`bg_env.envs.observation`). The legal actions come
+    from :meth:`action_masks`, the method sb3-contrib's ``MaskablePPO`` calls, and are
+    also in ``info["action_mask"]``.
+
+Action:
+    ``Discrete(156)`` as in :mod:`bg_env.actions`.
+
+Rewards:
+    The two-agent reward from the learner's side: 0 until the game ends, then
+    +-points (or +-1 with ``reward="win"``).
+
+Illegal actions:
+    An action outside the mask (as ``gymnasium.utils.env_checker`` and SB3's
+    ``check_env`` send) ends the episode as a loss by forfeit: reward
+    ``illegal_reward`` (-1 by default), ``terminated=True``, ``info["illegal_action"]``
+    set. With ``illegal_action="raise"`` it raises ``IllegalActionError`` instead. The
+    game state is never corrupted.
+
+Arguments:
+    opponent: an agent object with ``act(env) -> int``, a callable ``f(env) -> int``, or
+        a spec string; ``"random"`` (uniform over the legal actions) is built in, other
+        specs (``"pubeval"``, ``"td"``, ...) are resolved through ``agents.load_agent``.
+    learner: ``None`` (random colour per episode), ``"player_0"`` or ``"player_1"``.
+    illegal_action: ``"lose"`` (default) or ``"raise"``.
+    illegal_reward: the learner's reward for an illegal action under ``"lose"``.
+    **config: the two-agent env's configuration (:class:`~bg_env.envs.backgammon.EnvConfig`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+
+from ..core.actions import N_ACTIONS
+from ..core.game import IllegalActionError
+from .backgammon import raw_env
+
+__all__ = ["BackgammonEnv", "RandomPolicy", "resolve_opponent"]
+
+
+class RandomPolicy:
+    """Uniform over the legal actions of the agent to act, from the env's generator."""
+
+    def act(self, env: raw_env) -> int:
+        legal = env.legal_actions()
+        return int(legal[env.np_random.integers(len(legal))])
+
+
+def resolve_opponent(opponent: Any) -> Callable[[raw_env], int]:
+    """Turn an agent, a callable or a spec string into ``f(env) -> action``."""
+    if opponent is None or opponent == "random":
+        return RandomPolicy().act
+    if isinstance(opponent, str):
+        try:
+            from agents import load_agent  # the agents package sits above bg_env
+        except ImportError as exc:  # pragma: no cover
+            raise ValueError(
+                f"opponent={opponent!r}: only 'random' is built in; install the agents package "
+                "for other specs"
+            ) from exc
+        return load_agent(opponent).act
+    if hasattr(opponent, "act"):
+        return opponent.act
+    if callable(opponent):
+        return opponent
+    raise ValueError(f"opponent={opponent!r}: expected an agent with act(env), a callable or a spec")
+
+
+class BackgammonEnv(gym.Env):
+    """See the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, opponent: Any = "random", learner: str | None = None,
+                 illegal_action: str = "lose", illegal_reward: float = -1.0, **config):
+        if learner not in (None, "player_0", "player_1"):
+            raise ValueError(f"learner={learner!r}: expected None, 'player_0' or 'player_1'")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
+        self.game_env = raw_env(**config)
+        self.render_mode = self.game_env.render_mode
+        self.opponent = resolve_opponent(opponent)
+        self.learner_choice = learner
+        self.learner = learner or "player_0"
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.observation_space = self.game_env.observation_space("player_0")["observation"]
+        self.action_space = gym.spaces.Discrete(N_ACTIONS)
+        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._over = True
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        # a seed reseeds the game's generator from ours; otherwise the game continues its own
+        game_seed = int(self.np_random.integers(2**31)) if seed is not None else None
+        self.game_env.reset(seed=game_seed, options=options)
+        if self.learner_choice is None:
+            self.learner = self.game_env.possible_agents[int(self.np_random.integers(2))]
+        else:
+            self.learner = self.learner_choice
+        reward = self._play_opponent()
+        self._over = self._done()
+        obs, info = self._observe()
+        info["opening_reward"] = reward
+        return obs, info
+
+    def _done(self) -> bool:
+        g = self.game_env
+        return g.terminations[self.learner] or g.truncations[self.learner]
+
+    def _play_opponent(self) -> float:
+        g = self.game_env
+        while not self._done() and g.agent_selection != self.learner:
+            g.step(int(self.opponent(g)))
+        return float(g.rewards[self.learner]) if self._done() else 0.0
+
+    def _observe(self):
+        obs = self.game_env.observe(self.learner)
+        self._mask = obs["action_mask"]
+        info = {"action_mask": self._mask.copy()}
+        info.update(self.game_env.infos[self.learner])
+        return obs["observation"], info
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO)."""
+        return self._mask.astype(bool)
+
+    def step(self, action):
+        if self._over:
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        action = int(action)
+        g = self.game_env
+        if not (0 <= action < N_ACTIONS and self._mask[action]):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"action {action} is not legal; legal: {np.flatnonzero(self._mask).tolist()}"
+                )
+            self._over = True
+            obs, info = self._observe()
+            info["illegal_action"] = action
+            return obs, self.illegal_reward, True, False, info
+        g.step(action)
+        reward = float(g.rewards[self.learner])
+        if not self._done():
+            reward = self._play_opponent()
+        self._over = self._done()
+        terminated = bool(g.terminations[self.learner])
+        truncated = bool(g.truncations[self.learner]) and not terminated
+        obs, info = self._observe()
+        return obs, reward, terminated, truncated, info
+
+    @property
+    def phase(self) -> str:
+        return self.game_env.game.phase
+
+    def render(self):
+        return self.game_env.render()
+
+    def close(self):
+        self.game_env.close()
+
