@@ -1,0 +1,457 @@
+"""Draw a backgammon board as an RGB image (``render_mode="rgb_array"``).
+
+The board is always drawn from **player_0's side**, so that the frames of a game played
+back as a video do not flip at every turn:
+
+* player_0's home board is at the bottom right; he moves counter-clockwise from his
+  24-point (top right) round to his 1-point (bottom right) and bears off into the tray
+  on the right, bottom half;
+* player_1's checkers, home board (player_0's points 19..24) and tray are at the top;
+* the point numbers printed on the frame are player_0's numbers (13..24 along the top,
+  left to right; 12..1 along the bottom, left to right);
+* player_0's checkers on the bar sit in the lower half of the bar, player_1's in the upper;
+* the dice are drawn on the right half of the board when player_0 is on roll and on the
+  left half (player_1's right hand) when player_1 is, in the roller's checker colour;
+* the doubling cube sits in the column left of the board: in the middle when centred
+  (showing 64), at the bottom when player_0 owns it, at the top when player_1 does.
+
+A :class:`~bg_env.core.position.Position` is seen from the player on roll. Pass
+``flip=False`` when that player is player_0 and ``flip=True`` when it is player_1; the
+board is drawn from player_0's side either way.
+
+Pillow is imported inside the functions: importing this module costs nothing.
+
+>>> from bg_env.core.position import Position
+>>> img = render_rgb(Position.start(), dice=(3, 1))
+>>> img.shape, img.dtype.name
+((480, 640, 3), 'uint8')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence, Union
+
+import numpy as np
+
+from ..core.position import Position
+
+__all__ = [
+    "DEFAULT_WIDTH",
+    "DEFAULT_HEIGHT",
+    "BoardGeometry",
+    "board_geometry",
+    "CUBE_RGB",
+    "checker_rgb",
+    "render_rgb",
+    "save_png",
+]
+
+DEFAULT_WIDTH = 640
+DEFAULT_HEIGHT = 480
+
+_SUPERSAMPLE = 2
+"""Drawn at this multiple of the output size, then reduced: smooth edges."""
+
+Colour = Union[str, Sequence[int]]
+
+# Softer shades for the two usual colour names; any other Pillow colour name or an
+# (r, g, b) triple is used as given.
+_NAMED_CHECKERS = {
+    "white": (240, 236, 222),
+    "black": (38, 38, 42),
+}
+
+_WOOD = (110, 70, 40)
+_WOOD_DARK = (80, 50, 28)
+_FELT = (214, 190, 140)
+_POINT_A = (150, 40, 35)  # dark red
+_POINT_B = (245, 232, 200)  # ivory
+_TRAY = (70, 44, 24)
+_BACKGROUND = (38, 52, 44)
+_TEXT = (235, 235, 230)
+_FRAME_TEXT = (245, 225, 180)
+CUBE_RGB = (250, 250, 245)
+"""Face colour of the doubling cube."""
+_STACK = 5  # checkers drawn on a point before the top one shows a count
+
+
+def checker_rgb(colour: Colour) -> tuple[int, int, int]:
+    """The RGB fill used for checkers of ``colour`` (a Pillow colour name or an RGB
+    triple; ``"white"`` and ``"black"`` get slightly softer shades)."""
+    if isinstance(colour, str):
+        if colour.lower() in _NAMED_CHECKERS:
+            return _NAMED_CHECKERS[colour.lower()]
+        from PIL import ImageColor
+
+        rgb = ImageColor.getrgb(colour)
+        return (int(rgb[0]), int(rgb[1]), int(rgb[2]))
+    r, g, b = (int(c) for c in tuple(colour)[:3])
+    return (r, g, b)
+
+
+def _colour_name(colour: Colour) -> str:
+    if isinstance(colour, str):
+        return colour
+    return "#%02x%02x%02x" % checker_rgb(colour)
+
+
+def _contrast(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``rgb``."""
+    lum = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+    return (20, 20, 20) if lum > 140 else (245, 245, 245)
+
+
+def _shade(rgb: tuple[int, int, int], f: float) -> tuple[int, int, int]:
+    if f >= 1:
+        return tuple(int(c + (255 - c) * (f - 1)) for c in rgb)  # type: ignore[return-value]
+    return tuple(int(c * f) for c in rgb)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where things are on an image of ``width`` x ``height`` pixels (floats, pixels).
+
+    Columns, left to right: cube column ``[x0, lx0)``, left half ``[lx0, lx1)`` (6
+    points), bar ``[lx1, rx0)``, right half ``[rx0, rx1)`` (6 points), frame, borne-off
+    tray ``[tx0, tx1)``, frame up to ``x1``. Rows: header ``[0, y0)``, frame with the
+    top point numbers, playing area ``[iy0, iy1)``, frame with the bottom numbers up to
+    ``y1``, footer ``[y1, height)``.
+    """
+
+    width: float
+    height: float
+    unit: float  # 1.0 at 640x480
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    lx0: float
+    lx1: float
+    rx0: float
+    rx1: float
+    tx0: float
+    tx1: float
+    iy0: float
+    iy1: float
+    point_w: float
+    checker_d: float
+
+    @property
+    def ymid(self) -> float:
+        return (self.iy0 + self.iy1) / 2
+
+    @property
+    def point_len(self) -> float:
+        """Length of a point's triangle."""
+        return self.checker_d * _STACK
+
+    def column_x(self, column: int) -> float:
+        """Centre x of point column 0..11, left to right."""
+        if column < 6:
+            return self.lx0 + (column + 0.5) * self.point_w
+        return self.rx0 + (column - 6 + 0.5) * self.point_w
+
+    def point_column(self, point: int) -> tuple[int, bool]:
+        """(column, is_top) of player_0's ``point`` (1..24)."""
+        if not 1 <= point <= 24:
+            raise ValueError(f"point {point} is not 1..24")
+        if point >= 13:
+            return point - 13, True
+        return 12 - point, False
+
+    def checker_centre(self, side: int, point: int, k: int = 0) -> tuple[float, float]:
+        """Centre of the ``k``-th checker (0 = the one nearest the edge, at most 4) of
+        ``side`` (0 = player_0, 1 = player_1) on that side's own ``point`` (1..24, or
+        25 for the bar)."""
+        k = min(max(k, 0), _STACK - 1)
+        d = self.checker_d
+        if point == 25:
+            x = (self.lx1 + self.rx0) / 2
+            offset = 0.8 * d + k * d
+            return x, (self.ymid + offset if side == 0 else self.ymid - offset)
+        p0 = point if side == 0 else 25 - point
+        column, top = self.point_column(p0)
+        x = self.column_x(column)
+        if top:
+            return x, self.iy0 + d / 2 + k * d
+        return x, self.iy1 - d / 2 - k * d
+
+    @property
+    def cube_size(self) -> float:
+        return min(0.8 * (self.lx0 - self.x0), 1.1 * self.checker_d)
+
+    def cube_centre(self, owner: int | None) -> tuple[float, float]:
+        """Centre of the doubling cube: ``owner`` None (centred), 0 (player_0, at the
+        bottom) or 1 (player_1, at the top)."""
+        cx = (self.x0 + self.lx0) / 2
+        if owner is None:
+            return cx, self.ymid
+        if owner == 0:
+            return cx, self.iy1 - self.cube_size / 2 - 2 * self.unit
+        return cx, self.iy0 + self.cube_size / 2 + 2 * self.unit
+
+    def dice_centre(self, roller: int) -> tuple[float, float]:
+        """Centre of the dice when ``roller`` (0 = player_0, 1 = player_1) is on roll."""
+        if roller == 0:
+            return (self.rx0 + self.rx1) / 2, self.ymid
+        return (self.lx0 + self.lx1) / 2, self.ymid
+
+
+def board_geometry(width: float = DEFAULT_WIDTH, height: float = DEFAULT_HEIGHT) -> BoardGeometry:
+    """The layout :func:`render_rgb` uses for an image of this size."""
+    W, H = float(width), float(height)
+    unit = min(W / 640, H / 480)
+    header = 0.06 * H
+    x0, x1 = 0.01 * W, 0.99 * W
+    y0, y1 = header, H - header
+    frame_tb = 0.04 * H
+    cube_col = 0.075 * W
+    side_frame = 0.0125 * W
+    tray_w = 0.07 * W
+    bar_w = 0.06 * W
+    point_w = (x1 - x0 - cube_col - bar_w - 2 * side_frame - tray_w) / 12
+    lx0 = x0 + cube_col
+    lx1 = lx0 + 6 * point_w
+    rx0 = lx1 + bar_w
+    rx1 = rx0 + 6 * point_w
+    tx0 = rx1 + side_frame
+    tx1 = tx0 + tray_w
+    iy0, iy1 = y0 + frame_tb, y1 - frame_tb
+    checker_d = min(0.92 * point_w, 0.41 * (iy1 - iy0) / _STACK, 0.92 * bar_w)
+    return BoardGeometry(
+        width=W, height=H, unit=unit, x0=x0, x1=x1, y0=y0, y1=y1,
+        lx0=lx0, lx1=lx1, rx0=rx0, rx1=rx1, tx0=tx0, tx1=tx1, iy0=iy0, iy1=iy1,
+        point_w=point_w, checker_d=checker_d,
+    )
+
+
+def _font(size: float):
+    return _font_px(max(6, int(round(size))))
+
+
+@lru_cache(maxsize=32)
+def _font_px(size: int):
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=size)
+    except Exception:  # Pillow < 10.1 or no FreeType: the fixed bitmap font
+        return ImageFont.load_default()
+
+
+def _text(draw, xy, text: str, font, fill, anchor: str = "mm", stroke=None, stroke_width=0) -> None:
+    """Draw ``text`` with its ``anchor`` (l/m/r + t/m/b) at ``xy``; works for bitmap fonts,
+    which have no anchor support."""
+    kw = {"font": font}
+    if stroke_width:
+        kw.update(stroke_width=stroke_width, stroke_fill=stroke)
+    left, top, right, bottom = draw.textbbox((0, 0), text, **kw)
+    w, h = right - left, bottom - top
+    x, y = xy
+    x -= {"l": 0, "m": w / 2, "r": w}[anchor[0]] + left
+    y -= {"t": 0, "m": h / 2, "b": h}[anchor[1]] + top
+    draw.text((x, y), text, fill=fill, **kw)
+
+
+def render_rgb(
+    position: Position,
+    *,
+    dice: Sequence[int] | None = None,
+    cube_value: int = 1,
+    cube_owner: int | None = None,
+    flip: bool = False,
+    colours: tuple[Colour, Colour] = ("white", "black"),
+    names: tuple[str, str] = ("player_0", "player_1"),
+    title: str | None = None,
+    width: int = DEFAULT_WIDTH,
+    height: int = DEFAULT_HEIGHT,
+) -> np.ndarray:
+    """Draw ``position`` as a ``height x width x 3`` ``uint8`` RGB array.
+
+    Args:
+        position: the board, seen from the player on roll (``position.me``).
+        dice: the roll to show (two values, or none for "not rolled yet").
+        cube_value: the doubling cube's value; a centred cube showing 1 is drawn as 64.
+        cube_owner: ``None`` for a centred cube, ``0`` when the player on roll
+            (``position.me``) owns it, ``1`` when his opponent does.
+        flip: ``False`` if the player on roll is player_0, ``True`` if he is player_1.
+            The board is drawn from player_0's side either way (see the module doc).
+        colours: checker colours of (player_0, player_1): Pillow colour names or RGB.
+        names: labels of (player_0, player_1) in the header/footer lines.
+        title: optional text at the top right (e.g. "game 3, move 17").
+        width, height: image size in pixels.
+    """
+    from PIL import Image, ImageDraw
+
+    if width < 64 or height < 48:
+        raise ValueError(f"image size {width}x{height} is too small")
+    if cube_owner not in (None, 0, 1):
+        raise ValueError(f"cube_owner must be None, 0 or 1, got {cube_owner!r}")
+
+    ss = _SUPERSAMPLE
+    g = board_geometry(width * ss, height * ss)
+    u = g.unit
+    img = Image.new("RGB", (width * ss, height * ss), _BACKGROUND)
+    draw = ImageDraw.Draw(img)
+
+    # sides in player_0's frame of reference
+    sides = (position.opp, position.me) if flip else (position.me, position.opp)
+    on_roll = 1 if flip else 0
+    owner = None if cube_owner is None else (on_roll if cube_owner == 0 else 1 - on_roll)
+    fills = (checker_rgb(colours[0]), checker_rgb(colours[1]))
+
+    def R(v: float) -> int:
+        return int(round(v))
+
+    # ------------------------------------------------------------------ frame
+    draw.rectangle([R(g.x0), R(g.y0), R(g.x1), R(g.y1)], fill=_WOOD, outline=_WOOD_DARK,
+                   width=max(1, R(2 * u)))
+    for a, b in ((g.lx0, g.lx1), (g.rx0, g.rx1)):
+        draw.rectangle([R(a), R(g.iy0), R(b), R(g.iy1)], fill=_FELT)
+    # bar
+    draw.rectangle([R(g.lx1), R(g.iy0), R(g.rx0), R(g.iy1)], fill=_WOOD_DARK)
+    # borne-off tray
+    draw.rectangle([R(g.tx0), R(g.iy0), R(g.tx1), R(g.iy1)], fill=_TRAY)
+    draw.line([R(g.tx0), R(g.ymid), R(g.tx1), R(g.ymid)], fill=_WOOD, width=max(1, R(3 * u)))
+
+    # ------------------------------------------------------------------ points
+    num_font = _font(11 * u)
+    for column in range(12):
+        cx = g.column_x(column)
+        half = g.point_w / 2 - 0.5 * u
+        for top in (True, False):
+            colour = _POINT_A if (column + top) % 2 else _POINT_B
+            if top:
+                base, tip = g.iy0, g.iy0 + g.point_len
+            else:
+                base, tip = g.iy1, g.iy1 - g.point_len
+            draw.polygon([(cx - half, base), (cx + half, base), (cx, tip)], fill=colour,
+                         outline=_shade(colour, 0.8))
+            point = 13 + column if top else 12 - column
+            y = (g.y0 + g.iy0) / 2 if top else (g.iy1 + g.y1) / 2
+            _text(draw, (cx, y), str(point), num_font, _FRAME_TEXT)
+
+    # ------------------------------------------------------------------ checkers
+    d = g.checker_d
+    count_font = _font(0.5 * d)
+
+    def checker(xy, fill, label: str | None = None) -> None:
+        x, y = xy
+        r = d / 2 - 0.5 * u
+        edge = _shade(fill, 0.55) if sum(fill) > 380 else _shade(fill, 1.6)
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=edge,
+                     width=max(1, R(1.5 * u)))
+        ri = r * 0.72
+        draw.ellipse([x - ri, y - ri, x + ri, y + ri], outline=_shade(fill, 0.85) if sum(fill) > 380
+                     else _shade(fill, 1.25), width=max(1, R(u)))
+        if label:
+            _text(draw, (x, y), label, count_font, _contrast(fill))
+
+    def stack(side: int, point: int, n: int) -> None:
+        for k in range(min(n, _STACK)):
+            label = str(n) if (k == _STACK - 1 and n > _STACK) else None
+            checker(g.checker_centre(side, point, k), fills[side], label)
+
+    for side in (0, 1):
+        for point in range(1, 26):
+            if sides[side][point]:
+                stack(side, point, sides[side][point])
+
+    # ------------------------------------------------------------------ borne off
+    tray_font = _font(11 * u)
+    slab_h = 0.41 * (g.iy1 - g.iy0) / 15
+    pad = 4 * u
+    for side in (0, 1):
+        n = sides[side][0]
+        fill = fills[side]
+        edge = _shade(fill, 0.55) if sum(fill) > 380 else _shade(fill, 1.6)
+        for i in range(min(n, 15)):
+            if side == 0:
+                yb = g.iy1 - 1 * u - i * slab_h
+                box = [g.tx0 + pad, yb - slab_h + u, g.tx1 - pad, yb]
+            else:
+                yt = g.iy0 + 1 * u + i * slab_h
+                box = [g.tx0 + pad, yt, g.tx1 - pad, yt + slab_h - u]
+            draw.rounded_rectangle(box, radius=2 * u, fill=fill, outline=edge, width=max(1, R(u)))
+        yl = g.iy1 - 15 * slab_h - 9 * u if side == 0 else g.iy0 + 15 * slab_h + 9 * u
+        _text(draw, ((g.tx0 + g.tx1) / 2, yl), f"off {n}", tray_font, _FRAME_TEXT)
+
+    # ------------------------------------------------------------------ dice
+    if dice:
+        die = 0.95 * d
+        gap = 0.3 * die
+        n_dice = len(dice)
+        centre_x = g.dice_centre(on_roll)[0]
+        total = n_dice * die + (n_dice - 1) * gap
+        fill = fills[on_roll]
+        pip_col = _contrast(fill)
+        edge = _shade(fill, 0.55) if sum(fill) > 380 else _shade(fill, 1.8)
+        spots = {
+            1: [(0, 0)],
+            2: [(-1, -1), (1, 1)],
+            3: [(-1, -1), (0, 0), (1, 1)],
+            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+            5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+        }
+        for i, value in enumerate(dice):
+            x = centre_x - total / 2 + i * (die + gap)
+            y = g.ymid - die / 2
+            draw.rounded_rectangle([x, y, x + die, y + die], radius=die * 0.18, fill=fill,
+                                   outline=edge, width=max(1, R(1.5 * u)))
+            pr = die * 0.09
+            for sx, sy in spots.get(int(value), []):
+                px, py = x + die / 2 + sx * die * 0.27, y + die / 2 + sy * die * 0.27
+                draw.ellipse([px - pr, py - pr, px + pr, py + pr], fill=pip_col)
+            if int(value) not in spots:
+                _text(draw, (x + die / 2, y + die / 2), str(value), count_font, pip_col)
+
+    # ------------------------------------------------------------------ cube
+    cs = g.cube_size
+    cx, cy = g.cube_centre(owner)
+    draw.rounded_rectangle([cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2], radius=cs * 0.15,
+                           fill=CUBE_RGB, outline=(30, 30, 30), width=max(1, R(1.5 * u)))
+    shown = 64 if (owner is None and cube_value == 1) else cube_value
+    _text(draw, (cx, cy), str(shown), _font(0.5 * cs if shown < 100 else 0.38 * cs), (20, 20, 20))
+
+    # ------------------------------------------------------------------ header/footer
+    info_font = _font(13 * u)
+    pips = [sum(p * n for p, n in enumerate(s)) for s in sides]
+
+    def info(side: int, y: float) -> None:
+        r = 6 * u
+        x = g.x0 + r + 2 * u
+        fill = fills[side]
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=_contrast(_BACKGROUND))
+        text = f"{names[side]} ({_colour_name(colours[side])})"
+        text += f"   pips {pips[side]}   off {sides[side][0]}"
+        if sides[side][25]:
+            text += f"   bar {sides[side][25]}"
+        if side == on_roll:
+            text += "   - on roll"
+        _text(draw, (x + r + 6 * u, y), text, info_font, _TEXT, anchor="lm")
+
+    info(1, g.y0 / 2)
+    info(0, (g.y1 + g.height) / 2)
+    if title:
+        _text(draw, (g.x1, g.y0 / 2), title, info_font, _TEXT, anchor="rm")
+    try:
+        pid = position.position_id()
+    except Exception:  # not a 15-checker position
+        pid = None
+    if pid:
+        _text(draw, (g.x1, (g.y1 + g.height) / 2), f"ID {pid}", _font(11 * u), (170, 185, 175),
+              anchor="rm")
+
+    img = img.reduce(ss)  # box filter: smooth edges, flat areas keep their exact colour
+    return np.asarray(img, dtype=np.uint8).copy()
+
+
+def save_png(path, image: np.ndarray) -> None:
+    """Write an array from :func:`render_rgb` to ``path`` as PNG."""
+    from PIL import Image
+
+    pic = Image.fromarray(np.asarray(image, dtype=np.uint8), "RGB")
+    pic.save(path, format="PNG", optimize=True)
