@@ -11,6 +11,7 @@ from .moves import (
     max_dice_usable,
     single_moves,
 )
+from .match_id import InvalidMatchIdError, InvalidXgidError, MatchState, from_xgid, to_xgid
 from .notation import IllegalMoveError, InvalidNotationError, format_play, parse_play
 from .outcome import GAMMON_RULES, Outcome, is_game_over, outcome, score_points
 from .position import BAR, OFF, STANDARD_START, InvalidPositionError, Position
@@ -21,6 +22,11 @@ __all__ = [
     "STANDARD_START",
     "GAMMON_RULES",
     "IllegalMoveError",
+    "InvalidMatchIdError",
+    "InvalidXgidError",
+    "MatchState",
+    "from_xgid",
+    "to_xgid",
     "InvalidNotationError",
     "InvalidPositionError",
     "Move",
