@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
-from .moves import Move, _apply, _move_is_legal, dice_to_play, legal_next_moves, max_dice_usable
+from .moves import Move, Play, _apply, dice_to_play, legal_next_moves, legal_plays
 from .outcome import GAMMON_RULES, outcome, score_points
 from .position import Position
 
@@ -134,6 +134,8 @@ class Game:
     result: GameResult | None = None
     turns: int = 0
     _pending: int = 0  # cube value offered during TAKE / BEAVER_TAKE
+    _turn_plays: list = field(default_factory=list)  # legal plays of this turn's roll
+    _settled: bool = True  # forced moves of the current play already made
 
     # ------------------------------------------------------------------ set-up
     def opening(self, rng, start: Position | None = None) -> None:
@@ -182,7 +184,8 @@ class Game:
         return self.rules.beaver and (self.rules.max_cube == 0 or nxt <= self.rules.max_cube)
 
     def legal_actions(self) -> list[int]:
-        """Legal actions for :attr:`actor`, ascending."""
+        """Legal actions for :attr:`actor`, ascending (call :meth:`settle` first after
+        a roll, so that forced moves are out of the way)."""
         if self.phase == Phase.MOVE:
             return sorted(m.action for m in self.legal_moves())
         if self.phase == Phase.CUBE:
@@ -197,6 +200,51 @@ class Game:
         """The checker moves that start a complete legal play from here."""
         return legal_next_moves(self.position, self.remaining, self.moves_left, self.larger_only)
 
+    def legal_continuations(self) -> list["Play"]:
+        """Every distinct way to complete the current play, as :class:`Play` objects whose
+        ``start`` is the current (possibly partial) position; one per resulting position.
+        At the start of a turn these are exactly :func:`legal_plays` of the roll."""
+        from .moves import Play
+
+        if self.phase != Phase.MOVE:
+            return []
+        if not self.played:
+            return self._turn_plays
+        found: dict = {}
+
+        def extend(pos: Position, remaining: list[int], left: int, moves: tuple) -> None:
+            if left == 0:
+                found.setdefault((pos.me, pos.opp), Play(self.position, moves, pos))
+                return
+            for m in legal_next_moves(pos, remaining, left, 0):
+                me, opp, _ = _apply(pos.me, pos.opp, m.source, m.die)
+                rest = list(remaining)
+                rest.remove(m.die)
+                extend(Position(me, opp), rest, left - 1, moves + (m,))
+
+        extend(self.position, list(self.remaining), self.moves_left, ())
+        return list(found.values())
+
+    def play(self, play: "Play", rng) -> None:
+        """Complete the current play at once with one of :meth:`legal_continuations`.
+
+        The fast path for agents that judge whole plays: ``play`` is trusted to be one of
+        :meth:`legal_continuations` (its start must be the current position; its legality
+        is not re-checked).
+
+        Raises:
+            IllegalActionError: not in the move phase, or ``play`` starts elsewhere.
+        """
+        if self.phase != Phase.MOVE or play.start != self.position:
+            raise IllegalActionError(
+                f"play {play.notation} does not start from the current position "
+                f"{self.position.position_id()} in phase {self.phase!r}"
+            )
+        self.position = play.result
+        self.played.extend(play.moves)
+        self.moves_left = 0
+        self._end_turn(rng)
+
     def action_mask(self) -> list[int]:
         mask = [0] * N_ACTIONS
         for a in self.legal_actions():
@@ -205,12 +253,13 @@ class Game:
 
     # ------------------------------------------------------------------ step
     def step(self, action: int, rng) -> None:
-        """Apply one decision of :attr:`actor`.
+        """Apply one decision of :attr:`actor` (then :meth:`settle`).
 
         Raises:
             IllegalActionError: the action is not legal now (state unchanged).
         """
         action = int(action)
+        self.settle(rng)
         legal = self.legal_actions()
         if action not in legal:
             from .actions import action_to_str
@@ -232,6 +281,7 @@ class Game:
             self._answer(action, rng, taker=1 - self.turn)
         else:  # BEAVER_TAKE
             self._answer(action, rng, taker=self.turn)
+        self.settle(rng)
 
     def _answer(self, action: int, rng, taker: int) -> None:
         if action == DROP:
@@ -252,29 +302,33 @@ class Game:
         return a, b
 
     def _start_play(self, dice: tuple[int, int], rng) -> None:
-        """Roll has happened: plan the play, skipping the turn when nothing can move."""
+        """Roll has happened: plan the play, skipping the turn when nothing can move.
+        Forced moves are played by :meth:`settle`, before the next decision is read."""
         self.phase = Phase.MOVE
         self.dice = (int(dice[0]), int(dice[1]))
         self.remaining = dice_to_play(self.dice)
         self.played = []
-        self.moves_left = max_dice_usable(self.position, self.remaining)
+        self._turn_plays = legal_plays(self.position, self.dice)
+        self.moves_left = len(self._turn_plays[0].moves)
         self.larger_only = 0
         a, b = self.dice
         if self.moves_left == 1 and a != b:
-            larger = max(a, b)
-            me, opp = self.position.me, self.position.opp
-            if any(me[s] and _move_is_legal(me, opp, s, larger) for s in range(1, 26)):
-                self.larger_only = larger
-        self._auto_moves(rng)
+            if any(p.moves[0].die == max(a, b) for p in self._turn_plays):
+                self.larger_only = max(a, b)
+        self._settled = False
+        if self.moves_left == 0:
+            self._end_turn(rng)
 
-    def _auto_moves(self, rng) -> None:
-        """Play forced moves; end the turn when the play is complete."""
-        while self.phase == Phase.MOVE:
+    def settle(self, rng) -> None:
+        """Play forced moves (the only legal next move) until a real decision or the
+        end of the turn; idempotent."""
+        while self.phase == Phase.MOVE and not self._settled:
             if self.moves_left == 0:
                 self._end_turn(rng)
-                return
+                continue
             moves = self.legal_moves()
             if len(moves) != 1:
+                self._settled = True
                 return
             self._apply_move(moves[0])
 
@@ -287,7 +341,8 @@ class Game:
 
     def _move(self, action: int, rng) -> None:
         self._apply_move(Move(action // 6 + 1, action % 6 + 1))
-        self._auto_moves(rng)
+        self._settled = False
+        self.settle(rng)
 
     def _end_turn(self, rng) -> None:
         done = outcome(self.position)

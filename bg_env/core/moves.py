@@ -197,7 +197,7 @@ def _finish(pos: Position, dice: list[int], seqs: list[tuple[tuple[Move, ...], S
     plays: dict[tuple[Side, Side], Play] = {}
     for moves, me, opp in kept:
         if (me, opp) not in plays:
-            plays[(me, opp)] = Play(pos, moves, Position(me, opp))
+            plays[(me, opp)] = Play(pos, moves, Position._unchecked(me, opp))
     return list(plays.values())
 
 

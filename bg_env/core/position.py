@@ -90,6 +90,15 @@ class Position:
 
     # ----------------------------------------------------------------- construction
     @classmethod
+    def _unchecked(cls, me: tuple[int, ...], opp: tuple[int, ...]) -> "Position":
+        """Build from two 26-tuples without validation (the move generator's fast path;
+        its inputs come from valid positions)."""
+        pos = object.__new__(cls)
+        object.__setattr__(pos, "me", me)
+        object.__setattr__(pos, "opp", opp)
+        return pos
+
+    @classmethod
     def start(cls, layout: dict[int, int] | None = None, checkers: int = 15) -> "Position":
         """The starting position for a layout given in each side's own numbering."""
         side = _side(layout or STANDARD_START, checkers)

@@ -184,6 +184,7 @@ class raw_env(AECEnv):
             self._reset_from(options)
         else:
             self.game.opening(self.np_random)
+        self.game.settle(self.np_random)
         self._reset_bookkeeping()
         self._sync_after_step()
 
@@ -238,6 +239,7 @@ class raw_env(AECEnv):
 
     def _sync_after_step(self) -> None:
         g = self.game
+        g.settle(self.np_random)  # forced moves are not asked
         if g.phase == Phase.OVER:
             r = g.result
             value = r.points if self.config.reward == "points" else 1
