@@ -1,0 +1,109 @@
+"""The agent protocol and the agents that need no training.
+
+An agent has ``act(env) -> int``: the next action for ``env.agent_selection`` in a raw
+``backgammon_v0`` env, cube decisions included. Agents that judge whole plays subclass
+:class:`PlayAgent`: they choose a :class:`~bg_env.core.moves.Play` once per turn and
+return its actions one by one (forced moves that the env plays by itself are skipped
+over, since they are always the next move of the chosen play).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from bg_env.actions import ROLL, TAKE
+from bg_env.core.game import Phase
+from bg_env.core.moves import Play
+from bg_env.core.position import Position
+
+__all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with ``act(env) -> int``."""
+
+    name: str
+
+    def act(self, env) -> int:  # pragma: no cover - protocol
+        ...
+
+
+class PlayAgent:
+    """Base class for agents that pick whole plays.
+
+    Subclasses implement :meth:`choose_play` (and may override :meth:`cube_action`).
+    """
+
+    name = "play-agent"
+
+    def __init__(self) -> None:
+        self._plan: tuple | None = None  # (game id, turns, base, Play)
+
+    # ---- to override
+    def choose_play(self, plays: list[Play], env) -> Play:
+        """Pick one of ``plays`` (all share the same start position)."""
+        raise NotImplementedError
+
+    def cube_action(self, env, legal: list[int]) -> int:
+        """The cube decision: by default never double and always take."""
+        if ROLL in legal:
+            return ROLL
+        return TAKE if TAKE in legal else legal[0]
+
+    # ---- protocol
+    def act(self, env) -> int:
+        game = env.game
+        legal = game.legal_actions()
+        if game.phase != Phase.MOVE:
+            return int(self.cube_action(env, legal))
+        played = [m.action for m in game.played]
+        plan = self._plan
+        if plan is not None and plan[0] == id(game) and plan[1] == game.turns:
+            base, play = plan[2], plan[3]
+            done = played[base:]
+            if play.actions[: len(done)] == tuple(done) and len(done) < len(play.actions):
+                action = play.actions[len(done)]
+                if action in legal:
+                    return action
+        plays = game.legal_continuations()
+        play = self.choose_play(plays, env)
+        self._plan = (id(game), game.turns, len(played), play)
+        return play.actions[0]
+
+
+class RandomAgent(PlayAgent):
+    """Uniform over the legal plays (not over single moves); cube actions uniform over
+    the legal ones. Draws from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None, cube: str = "uniform") -> None:
+        super().__init__()
+        self.rng = np.random.default_rng(seed)
+        self.cube = cube
+
+    def choose_play(self, plays: list[Play], env) -> Play:
+        return plays[int(self.rng.integers(len(plays)))]
+
+    def cube_action(self, env, legal: list[int]) -> int:
+        if self.cube == "uniform":
+            return int(legal[int(self.rng.integers(len(legal)))])
+        return super().cube_action(env, legal)
+
+
+class FirstLegalAgent:
+    """The lowest legal action; a deterministic sparring partner for tests."""
+
+    name = "first"
+
+    def act(self, env) -> int:
+        return int(env.game.legal_actions()[0])
+
+
+def afterstates(plays: list[Play]) -> list[Position]:
+    """The results of ``plays`` (positions after the play, from the mover's side)."""
+    return [p.result for p in plays]
+

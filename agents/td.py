@@ -1,0 +1,147 @@
+"""TD-Gammon: a neural afterstate evaluator trained by TD(lambda) self-play.
+
+The classic reference (Tesauro 1992-1995): a small network judges the position after a
+play, seen from the player who just moved, and the agent picks the play with the best
+judged equity (0-ply). It learns from self-play by temporal differences.
+
+Network:
+    inputs -- :func:`features`: the 196 Tesauro board units of
+    :func:`bg_env.envs.observation.encode_boards` plus 4 race features (pip counts / 167,
+    pip difference / 50, a no-contact flag), 200 in all. Hidden layer(s) of sigmoid units.
+    Five sigmoid outputs, as GNU Backgammon uses: P(win), P(win gammon), P(win
+    backgammon), P(lose gammon), P(lose backgammon) for the player who just moved.
+    Cubeless money equity = 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg).
+
+Learning (forward-view TD(lambda), one update per batch of games):
+    for the afterstates ``s_0 .. s_T`` of a game, alternately of each side, the target of
+    ``s_t`` is the lambda-return built backwards from the final result,
+    ``G_t = (1 - lambda) flip(V(s_{t+1})) + lambda flip(G_{t+1})``, where ``flip`` swaps
+    the win/lose outputs (the next afterstate is seen from the other side). The network is
+    fitted to these targets by Adam on mean squared error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from bg_env.core.moves import Play
+from bg_env.core.position import Position
+from bg_env.envs.observation import encode_boards
+
+from .base import PlayAgent
+
+__all__ = ["TDNet", "TDAgent", "features", "equity", "flip_outputs", "N_FEATURES"]
+
+N_FEATURES = 200
+_PIPS = np.arange(26, dtype=np.float32)
+
+
+def features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Network inputs for afterstates given as ``(N, 26)`` count arrays (mover = ``me``)."""
+    me = np.asarray(me, dtype=np.float32)
+    opp = np.asarray(opp, dtype=np.float32)
+    out = np.empty((me.shape[0], N_FEATURES), dtype=np.float32)
+    out[:, :196] = encode_boards(me, opp)
+    pip_me = me @ _PIPS
+    pip_opp = opp @ _PIPS
+    out[:, 196] = pip_me / 167.0
+    out[:, 197] = pip_opp / 167.0
+    out[:, 198] = (pip_opp - pip_me) / 50.0
+    back_me = np.where(me[:, 1:] > 0, np.arange(1, 26), 0).max(axis=1)
+    back_opp = np.where(opp[:, 1:] > 0, np.arange(1, 26), 0).max(axis=1)
+    out[:, 199] = (back_me + back_opp) < 25
+    return out
+
+
+def position_features(positions: list[Position]) -> np.ndarray:
+    return features(np.array([p.me for p in positions]), np.array([p.opp for p in positions]))
+
+
+def flip_outputs(v: torch.Tensor) -> torch.Tensor:
+    """The same probabilities seen from the other side."""
+    return torch.stack([1 - v[..., 0], v[..., 3], v[..., 4], v[..., 1], v[..., 2]], dim=-1)
+
+
+_EQUITY = torch.tensor([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def equity(v: torch.Tensor) -> torch.Tensor:
+    """Cubeless money equity of output rows: 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg)."""
+    return v @ _EQUITY - 1
+
+
+def terminal_target(kind: str) -> list[float]:
+    """Outputs of a finished game for the winner who just moved."""
+    return [1.0, float(kind in ("gammon", "backgammon")), float(kind == "backgammon"), 0.0, 0.0]
+
+
+class TDNet(nn.Module):
+    """Afterstate evaluator: ``features -> 5 probabilities``."""
+
+    def __init__(self, hidden: int = 80, layers: int = 1) -> None:
+        super().__init__()
+        dims = [N_FEATURES] + [hidden] * layers
+        mods: list[nn.Module] = []
+        for a, b in zip(dims, dims[1:]):
+            mods += [nn.Linear(a, b), nn.Sigmoid()]
+        mods += [nn.Linear(dims[-1], 5), nn.Sigmoid()]
+        self.body = nn.Sequential(*mods)
+        self.hidden, self.layers = hidden, layers
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+    def evaluate(self, positions: list[Position]) -> np.ndarray:
+        """Equity of each afterstate, from the mover's side."""
+        with torch.no_grad():
+            v = self(torch.from_numpy(position_features(positions)))
+            return equity(v).numpy()
+
+
+class TDAgent(PlayAgent):
+    """Plays the legal play whose afterstate the network rates best (0-ply, cubeless:
+    never doubles, always takes)."""
+
+    name = "td"
+
+    def __init__(self, net: TDNet) -> None:
+        super().__init__()
+        self.net = net.eval()
+
+    def choose_play(self, plays: list[Play], env=None) -> Play:
+        if len(plays) == 1:
+            return plays[0]
+        scores = self.net.evaluate([p.result for p in plays])
+        return plays[int(np.argmax(scores))]
+
+    @classmethod
+    def load(cls, path: str) -> "TDAgent":
+        return cls(load_net(path))
+
+
+def save_net(net: TDNet, path: str, extra: dict | None = None) -> None:
+    """Write the network atomically (temporary file, then rename)."""
+    import os
+
+    tmp = f"{path}.tmp"
+    torch.save({"hidden": net.hidden, "layers": net.layers, "state_dict": net.state_dict(),
+                **(extra or {})}, tmp)
+    os.replace(tmp, path)
+
+
+def load_net(path: str) -> TDNet:
+    """Read a network written by :func:`save_net`.
+
+    Raises:
+        FileNotFoundError: no file at ``path``, with the path in the message.
+    """
+    import os
+
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"TD model file {path!r} does not exist")
+    blob = torch.load(path, map_location="cpu", weights_only=False)
+    net = TDNet(blob["hidden"], blob["layers"])
+    net.load_state_dict(blob["state_dict"])
+    return net

@@ -1,0 +1,218 @@
+"""Training the TD-Gammon baseline by self-play (``bg-env train configs/td.yaml``).
+
+Reads top to bottom: settings, self-play of one game, the lambda-return targets, the
+training loop with progress bar, periodic evaluation (report + learning curve),
+atomic checkpoints and ``--resume``. The method is described in :mod:`agents.td`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+
+from bg_env.core.game import Game, Phase, Rules
+
+from .report import write_report
+from .td import TDAgent, TDNet, equity, features, flip_outputs, save_net, terminal_target
+
+__all__ = ["TDConfig", "train_td", "self_play_game"]
+
+
+@dataclass
+class TDConfig:
+    """Settings of a TD-Gammon training run (mirrored by ``configs/td.yaml``)."""
+
+    algo: str = "td"
+    """Which trainer reads this file."""
+    run_dir: str = "runs/td"
+    """Folder for checkpoints, logs, the report and the learning curve."""
+    games: int = 20000
+    """Self-play games to train on."""
+    hidden: int = 80
+    """Hidden units per layer."""
+    layers: int = 1
+    """Hidden layers."""
+    lam: float = 0.7
+    """TD(lambda)'s lambda."""
+    lr: float = 0.001
+    """Adam learning rate."""
+    batch_games: int = 4
+    """Games per update."""
+    epsilon: float = 0.0
+    """Chance of a random play during self-play (exploration); TD-Gammon used none."""
+    seed: int = 0
+    """Seed of the self-play dice, exploration and network initialisation."""
+    eval_every: int = 2000
+    """Evaluate every this many games (0 = only at the end)."""
+    eval_games: int = 200
+    """Games per evaluation against each opponent."""
+    eval_opponents: list = None  # type: ignore[assignment]
+    """Agent specs to evaluate against (default: random and pubeval)."""
+    checkpoint_every: int = 1000
+    """Write a checkpoint every this many games."""
+    final_eval_games: int = 0
+    """Games of the final evaluation (0 = eval_games)."""
+    torch_threads: int = 1
+    """Threads torch may use (the machine has 2 cores)."""
+
+    def __post_init__(self) -> None:
+        if self.eval_opponents is None:
+            self.eval_opponents = ["random", "pubeval"]
+        if self.algo != "td":
+            raise ValueError(f"algo={self.algo!r}: this trainer is for 'td'")
+        if not 0.0 <= self.lam <= 1.0:
+            raise ValueError(f"lam={self.lam}: expected 0..1")
+
+
+def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
+    """Play one cubeless game with ``net`` on both sides.
+
+    Returns:
+        ``(x, v, result)``: the features of each afterstate (mover's view), the network's
+        outputs for them when chosen, and the game result.
+    """
+    game = Game(Rules(cube=False))
+    game.opening(rng)
+    xs, vs = [], []
+    while game.phase != Phase.OVER:
+        plays = game.legal_continuations()
+        me = np.array([p.result.me for p in plays])
+        opp = np.array([p.result.opp for p in plays])
+        x = features(me, opp)
+        with torch.no_grad():
+            v = net(torch.from_numpy(x))
+        if epsilon and rng.random() < epsilon:
+            i = int(rng.integers(len(plays)))
+        else:
+            i = int(torch.argmax(equity(v)))
+        xs.append(x[i])
+        vs.append(v[i])
+        play = plays[i]
+        game.play(play, rng)
+    return np.stack(xs), torch.stack(vs), game.result
+
+
+def lambda_targets(v: torch.Tensor, kind: str, lam: float) -> torch.Tensor:
+    """Lambda-returns for a game's afterstates (alternating sides, last mover won)."""
+    n = v.shape[0]
+    targets = torch.empty_like(v)
+    g = torch.tensor(terminal_target(kind), dtype=v.dtype)
+    targets[n - 1] = g
+    for t in range(n - 2, -1, -1):
+        g = flip_outputs((1 - lam) * v[t + 1] + lam * g)
+        targets[t] = g
+    return targets
+
+
+def _evaluate(net: TDNet, cfg: TDConfig, games: int, seed: int) -> dict:
+    from . import load_agent
+    from .evaluate import evaluate
+
+    agent = TDAgent(net)
+    out = {}
+    for spec in cfg.eval_opponents:
+        stats = evaluate(agent, load_agent(spec), games=games, seed=seed)
+        out[spec] = stats.summary()
+    net.train()
+    return out
+
+
+def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict:
+    """Train, evaluate and report; returns the final evaluation."""
+    torch.set_num_threads(cfg.torch_threads)
+    os.makedirs(cfg.run_dir, exist_ok=True)
+    ckpt_path = os.path.join(cfg.run_dir, "checkpoint.pt")
+    torch.manual_seed(cfg.seed)
+    net = TDNet(cfg.hidden, cfg.layers)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    rng = np.random.default_rng(cfg.seed)
+    start, history = 0, []
+    if resume and os.path.exists(ckpt_path):
+        blob = torch.load(ckpt_path, map_location="cpu", weights_only=False)
+        net.load_state_dict(blob["state_dict"])
+        opt.load_state_dict(blob["optimizer"])
+        rng.bit_generator.state = blob["rng"]
+        start, history = blob["games"], blob["history"]
+    elif resume:
+        raise FileNotFoundError(f"--resume: no checkpoint at {ckpt_path!r}")
+    with open(os.path.join(cfg.run_dir, "config.json"), "w") as fh:
+        json.dump(asdict(cfg), fh, indent=2)
+    writer = _tensorboard(cfg.run_dir)
+
+    def checkpoint(games_done: int) -> None:
+        tmp = ckpt_path + ".tmp"
+        torch.save({"hidden": net.hidden, "layers": net.layers, "state_dict": net.state_dict(),
+                    "optimizer": opt.state_dict(), "rng": rng.bit_generator.state,
+                    "games": games_done, "history": history}, tmp)
+        os.replace(tmp, ckpt_path)
+
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.games, initial=start, desc="td self-play", unit="game")
+    t0, batch_x, batch_t = time.time(), [], []
+    for game_no in range(start + 1, cfg.games + 1):
+        x, v, result = self_play_game(net, rng, cfg.epsilon)
+        batch_x.append(x)
+        batch_t.append(lambda_targets(v, result.outcome, cfg.lam))
+        if len(batch_x) == cfg.batch_games or game_no == cfg.games:
+            xb = torch.from_numpy(np.concatenate(batch_x))
+            tb = torch.cat(batch_t)
+            loss = torch.nn.functional.mse_loss(net(xb), tb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            batch_x, batch_t = [], []
+            if writer:
+                writer.add_scalar("train/loss", float(loss), game_no)
+        if bar:
+            bar.update(1)
+        if cfg.eval_every and game_no % cfg.eval_every == 0 and game_no != cfg.games:
+            history.append({"games": game_no, "seconds": time.time() - t0,
+                            **_evaluate(net, cfg, cfg.eval_games, seed=10_000 + game_no)})
+            _log_eval(history[-1], writer, bar)
+            write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
+        if game_no % cfg.checkpoint_every == 0:
+            checkpoint(game_no)
+    if bar:
+        bar.close()
+    final = {"games": cfg.games, "seconds": time.time() - t0,
+             **_evaluate(net, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
+    history.append(final)
+    _log_eval(final, writer, None)
+    checkpoint(cfg.games)
+    save_net(net, os.path.join(cfg.run_dir, "model.pt"))
+    write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
+    if writer:
+        writer.close()
+    return final
+
+
+def _log_eval(entry: dict, writer, bar) -> None:
+    parts = []
+    for spec, s in entry.items():
+        if isinstance(s, dict):
+            parts.append(f"{spec}: win {s['win_rate']:.1%} ppg {s['ppg']:+.3f}")
+            if writer:
+                writer.add_scalar(f"eval/{spec}_ppg", s["ppg"], entry["games"])
+                writer.add_scalar(f"eval/{spec}_win_rate", s["win_rate"], entry["games"])
+    msg = f"[{entry['games']} games] " + "; ".join(parts)
+    if bar is not None:
+        bar.write(msg)
+    else:
+        print(msg, flush=True)
+
+
+def _tensorboard(run_dir: str):
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:  # tensorboard is optional
+        return None
+    return SummaryWriter(os.path.join(run_dir, "tb"))
+
