@@ -50,6 +50,11 @@ def load_config(cls: type[T], path: str | None = None, overrides: dict[str, Any]
         ConfigError: an unknown key or a value of the wrong type (named).
     """
     data: dict[str, Any] = {}
+    hints = get_type_hints(cls)
+    known = [f.name for f in dataclasses.fields(cls)]
+    bad = sorted(set(overrides or {}) - set(known))
+    if bad:
+        raise ConfigError(f"overrides: unknown key(s) {bad}; allowed keys: {known}")
     if path is not None:
         if not os.path.exists(path):
             raise FileNotFoundError(f"config file {path!r} does not exist")
@@ -59,8 +64,6 @@ def load_config(cls: type[T], path: str | None = None, overrides: dict[str, Any]
             raise ConfigError(f"{path}: expected a mapping of settings, got {type(loaded).__name__}")
         data.update(loaded)
     data.update(overrides or {})
-    hints = get_type_hints(cls)
-    known = [f.name for f in dataclasses.fields(cls)]
     unknown = sorted(set(data) - set(known))
     source = path or "overrides"
     if unknown:

@@ -134,6 +134,8 @@ class Game:
     result: GameResult | None = None
     turns: int = 0
     _pending: int = 0  # cube value offered during TAKE / BEAVER_TAKE
+    last_play: list[Move] = field(default_factory=list)
+    """The moves of the last completed play (of either side)."""
     _turn_plays: list = field(default_factory=list)  # legal plays of this turn's roll
     _settled: bool = True  # forced moves of the current play already made
 
@@ -199,6 +201,11 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """The checker moves that start a complete legal play from here."""
         return legal_next_moves(self.position, self.remaining, self.moves_left, self.larger_only)
+
+    @property
+    def turn_start(self) -> Position | None:
+        """The position at the start of the current play (before any move this turn)."""
+        return self._turn_plays[0].start if self.phase == Phase.MOVE else None
 
     def legal_continuations(self) -> list["Play"]:
         """Every distinct way to complete the current play, as :class:`Play` objects whose
@@ -345,6 +352,7 @@ class Game:
         self.settle(rng)
 
     def _end_turn(self, rng) -> None:
+        self.last_play = list(self.played)
         done = outcome(self.position)
         if done is not None:
             winner = self.turn if done.winner == 0 else 1 - self.turn

@@ -1,0 +1,104 @@
+"""A person plays an agent in the terminal (``bg-env play``).
+
+The person is ``player_0`` (X on the text board). Plays are typed in Magriel notation
+(``13/7*/5``, ``bar/22``, ``6/off``, ``8/4(2)``); a bad entry prints why and the legal
+plays. Cube offers are answered by typing ``take``/``drop``; before rolling, ``double``
+or just Enter to roll. ``quit`` ends the game.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from bg_env import backgammon_v0
+from bg_env.actions import BEAVER, DOUBLE, DROP, ROLL, TAKE
+from bg_env.core.game import Phase
+from bg_env.core.notation import IllegalMoveError, InvalidNotationError, parse_play
+
+from .base import PlayAgent
+
+__all__ = ["HumanAgent", "play_human"]
+
+
+class HumanAgent(PlayAgent):
+    """Asks a person (through ``ask``/``say``) for plays and cube decisions."""
+
+    name = "human"
+
+    def __init__(self, ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> None:
+        super().__init__()
+        self.ask, self.say = ask, say
+
+    def choose_play(self, plays, env):
+        game = env.game
+        start = game.turn_start
+        if len(plays) == 1:
+            self.say(f"Forced: {plays[0].notation}")
+            return plays[0]
+        while True:
+            text = self.ask(f"Your move ({game.dice[0]}-{game.dice[1]}): ").strip()
+            if text.lower() in ("quit", "exit", "q"):
+                raise KeyboardInterrupt
+            try:
+                chosen = parse_play(start, text, game.dice)
+            except (InvalidNotationError, IllegalMoveError) as exc:
+                self.say(str(exc))
+                continue
+            for p in plays:
+                if p.result == chosen.result:
+                    return p
+            self.say(f"{text!r} does not fit the moves already forced; legal: "
+                     + ", ".join(sorted(p.notation for p in plays)))
+
+    def cube_action(self, env, legal):
+        names = {ROLL: "roll", DOUBLE: "double", TAKE: "take", DROP: "drop", BEAVER: "beaver"}
+        choices = {names[a]: a for a in legal}
+        prompt = "Double or roll? [roll/double] " if ROLL in legal else \
+            f"You are doubled to {env.game._pending}. [{'/'.join(choices)}] "
+        while True:
+            text = self.ask(prompt).strip().lower() or ("roll" if ROLL in legal else "")
+            if text in ("quit", "exit", "q"):
+                raise KeyboardInterrupt
+            if text in choices:
+                return choices[text]
+            self.say(f"Please type one of: {', '.join(choices)}")
+
+
+def play_human(opponent: str, seed: int | None = None, cube: bool = False,
+               ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> int:
+    """Play one game in the terminal; returns 0."""
+    from . import load_agent
+
+    env = backgammon_v0.raw_env(cube=cube, render_mode="ansi")
+    env.reset(seed=seed)
+    human, bot = HumanAgent(ask, say), load_agent(opponent)
+    say(f"You are X (player_0), moving from 24 down to 1. Opponent: {opponent}.")
+    last_turn = None
+    try:
+        while not env.terminations["player_0"]:
+            agent = env.agent_selection
+            g = env.game
+            if agent == "player_0":
+                if (g.turns, g.phase) != last_turn:
+                    say(env.render() if g.turn == 0 else str(env.position))
+                    last_turn = (g.turns, g.phase)
+                env.step(human.act(env))
+            else:
+                before = g.turns
+                action = bot.act(env)
+                env.step(action)
+                if g.phase == Phase.OVER or g.turns != before:
+                    say(f"{opponent} played: " + (" ".join(str(m) for m in g.last_play) or "no move"))
+    except KeyboardInterrupt:
+        say("Game abandoned.")
+        return 0
+    info = env.infos["player_0"]
+    say(env.render())
+    who = "You win" if info["winner"] == "player_0" else f"{opponent} wins"
+    say(f"{who} {info['points']} point(s) ({info['outcome']}).")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(play_human("random"))
