@@ -280,8 +280,7 @@ class Game:
             self._move(action, rng)
         elif self.phase == Phase.CUBE:
             if action == DOUBLE:
-                self._pending = next_cube_value(self.cube_value, self.rules.cube_progression)
-                self.phase = Phase.TAKE
+                self.offer_double()
             else:
                 self._start_play(self._roll(rng), rng)
         elif self.phase == Phase.TAKE:
@@ -289,6 +288,11 @@ class Game:
         else:  # BEAVER_TAKE
             self._answer(action, rng, taker=self.turn)
         self.settle(rng)
+
+    def offer_double(self) -> None:
+        """The side on turn doubles: the other side must take, drop (or beaver)."""
+        self._pending = next_cube_value(self.cube_value, self.rules.cube_progression)
+        self.phase = Phase.TAKE
 
     def _answer(self, action: int, rng, taker: int) -> None:
         if action == DROP:

@@ -196,23 +196,31 @@ class raw_env(AECEnv):
             raise ValueError(f"options['agent']={agent!r}: expected one of {self.possible_agents}")
         g.turn = self.possible_agents.index(agent)
         dice = options.get("dice")
+        pending = False
         if "match_id" in options:
             from ..core.match_id import MatchState
 
             state = MatchState.from_match_id(options["match_id"])
+            if state.game_state not in (0, 1):
+                raise ValueError(f"options['match_id']={options['match_id']!r}: the game is not in play")
             g.turn = state.player_on_roll
             g.cube_value = state.cube_value
             g.cube_owner = state.cube_owner
             g.cube_turned = state.cube_value > 1
-            if dice is None and state.dice[0]:
+            pending = state.double_offered
+            if dice is None and state.dice[0] and not pending:
                 dice = state.dice
         if dice is not None:
             dice = tuple(int(d) for d in dice)
             if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
                 raise ValueError(f"options['dice']={options['dice']!r}: expected two dice 1..6")
-        g.position = pos
         if pos.outcome() is not None:
             raise ValueError(f"options['position_id']={options['position_id']!r}: the game is already over")
+        if pending:  # a double is on offer: the board is from the taker's side
+            g.position = pos.swap()
+            g.offer_double()
+            return
+        g.position = pos
         g.begin_turn(self.np_random, dice)
 
     def _reset_bookkeeping(self) -> None:

@@ -1,0 +1,196 @@
+"""``bg-env bench``: speed side by side, in one run, on this machine.
+
+Random self-play with the cube off through each layer (the core, the raw AEC env,
+``env()`` with wrappers, the Gymnasium env) and legal-play generation (the pure-Python
+generator, the numba fast path when present, and GNU Backgammon's C generator through
+gnubg-nn when installed). OpenSpiel (``pyspiel``) and pgx are measured too when
+installed (the optional ``[bench]`` extra). Each measurement runs for about ``seconds``;
+ratios are to OpenSpiel when it was measured, else to the raw env.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from typing import Callable
+
+import numpy as np
+
+__all__ = ["run_bench"]
+
+
+def _cpu() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _timed(fn: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """Call ``fn`` (returns steps done) until ``seconds`` pass; (calls/s, steps/s)."""
+    fn()  # warm-up (and JIT compilation)
+    n = steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        steps += fn()
+        n += 1
+    dt = time.perf_counter() - t0
+    return n / dt, steps / dt
+
+
+def _core_game(seed_box=[0]) -> int:
+    from bg_env.core.game import Game, Phase, Rules
+
+    seed_box[0] += 1
+    rng = np.random.default_rng(seed_box[0])
+    game = Game(Rules(cube=False))
+    game.opening(rng)
+    steps = 0
+    while game.phase != Phase.OVER:
+        plays = game.legal_continuations()
+        game.play(plays[int(rng.integers(len(plays)))], rng)
+        steps += 1
+    return steps
+
+
+def _aec_game(env, seed_box=[0]) -> int:
+    seed_box[0] += 1
+    env.reset(seed=seed_box[0])
+    rng = np.random.default_rng(seed_box[0])
+    steps = 0
+    while True:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+    return steps
+
+
+def _gym_episode(env, seed_box=[0]) -> int:
+    seed_box[0] += 1
+    env.reset(seed=seed_box[0])
+    rng = np.random.default_rng(seed_box[0])
+    steps, done = 0, False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(env.unwrapped.action_masks())))
+        _, _, term, trunc, _ = env.step(action)
+        done = term or trunc
+        steps += 1
+    return steps
+
+
+def _movegen_cases(n: int = 500):
+    from bg_env.core.game import Game, Phase, Rules
+
+    rng = np.random.default_rng(1)
+    cases = []
+    while len(cases) < n:
+        game = Game(Rules(cube=False))
+        game.opening(rng)
+        while game.phase != Phase.OVER and len(cases) < n:
+            cases.append((game.position, game.dice))
+            plays = game.legal_continuations()
+            game.play(plays[int(rng.integers(len(plays)))], rng)
+    return cases
+
+
+def _openspiel(seconds: float):
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("backgammon")
+    rng = np.random.default_rng(0)
+
+    def one() -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+                steps += 1
+        return steps
+
+    return _timed(one, seconds)
+
+
+def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
+    """Measure and print the table (or JSON); returns the numbers."""
+    import gymnasium
+
+    import bg_env  # noqa: F401  (registers the Gymnasium env)
+    from bg_env import backgammon_v0
+    from bg_env.core.moves import legal_plays
+
+    rows: dict[str, dict] = {}
+
+    def add(name: str, unit: str, result) -> None:
+        if result is not None:
+            rows[name] = {"unit": unit, "per_s": result[0], "steps_per_s": result[1]}
+
+    add("core (Game.play, whole plays)", "games", _timed(_core_game, seconds))
+    raw = backgammon_v0.raw_env(cube=False)
+    add("raw AEC env", "games", _timed(lambda: _aec_game(raw), seconds))
+    wrapped = backgammon_v0.env(cube=False)
+    add("env() with wrappers", "games", _timed(lambda: _aec_game(wrapped), seconds))
+    genv = gymnasium.make("bg_env/Backgammon-v0", opponent="random", cube=False)
+    add("Gymnasium env (vs random)", "episodes", _timed(lambda: _gym_episode(genv), seconds))
+    try:
+        from bg_env.envs.vector import bench_vec_env  # issue 5's vector env, when present
+    except ImportError:
+        bench_vec_env = None
+    if bench_vec_env is not None:
+        add("vector env", "games", bench_vec_env(seconds))
+    add("OpenSpiel pyspiel", "games", _openspiel(seconds))
+
+    cases = _movegen_cases()
+    it = iter(range(10**12))
+
+    def gen(fn):
+        def one() -> int:
+            pos, dice = cases[next(it) % len(cases)]
+            fn(pos, dice)
+            return 1
+        return one
+
+    add("legal plays: pure Python", "calls", _timed(gen(legal_plays), seconds))
+    try:
+        from bg_env.core.fast import legal_plays_fast
+    except ImportError:
+        legal_plays_fast = None
+    if legal_plays_fast is not None:
+        add("legal plays: fast path", "calls", _timed(gen(legal_plays_fast), seconds))
+    try:
+        import gnubg_nn
+
+        add("legal plays: gnubg-nn (C)", "calls",
+            _timed(gen(lambda p, d: gnubg_nn.moves(p.gnubg_board(), d[0], d[1])), seconds))
+    except ImportError:
+        pass
+
+    out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds, "rows": rows}
+    if as_json:
+        print(json.dumps(out, indent=2))
+        return out
+    print(f"CPU: {out['cpu']}   Python {out['python']}   ~{seconds:g} s per row\n")
+    base_games = rows.get("OpenSpiel pyspiel", rows.get("raw AEC env"))
+    base_calls = rows.get("legal plays: gnubg-nn (C)", rows.get("legal plays: pure Python"))
+    print(f"{'measurement':34s} {'per second':>14s} {'steps/s':>10s} {'ratio':>8s}")
+    for name, r in rows.items():
+        base = base_calls if r["unit"] == "calls" else base_games
+        ratio = r["per_s"] / base["per_s"] if base else float("nan")
+        steps = f"{r['steps_per_s']:10.0f}" if r["unit"] != "calls" else " " * 10
+        print(f"{name:34s} {r['per_s']:10.1f} {r['unit']:>3.3s} {steps} {ratio:8.2f}")
+    print("\nratios: games to OpenSpiel (or the raw env when OpenSpiel is absent); "
+          "calls to gnubg-nn (or pure Python)")
+    return out
