@@ -76,10 +76,14 @@ _TOKEN = re.compile(r"^(bar|\d{1,2})((?:/(?:\d{1,2}|off)\*?)+)(?:\((\d)\))?$", r
 _NOTHING = {"ø", "Ø", "-", "none", "nothing", "(no", "move)", "cannot", "move"}
 
 
-def _parse_text(text: str) -> tuple[Counter, set[int]]:
-    """Parse notation into net checker changes ``{point: +/-n}`` and starred points."""
+def _parse_text(text: str) -> tuple[Counter, set[int], set[int]]:
+    """Parse notation into net checker changes ``{point: +/-n}``, starred points and the
+    intermediate points written on a route (``6`` in ``7/6/4``)."""
     change: Counter = Counter()
     stars: set[int] = set()
+    via: set[int] = set()
+    starts: set[int] = set()
+    ends: set[int] = set()
     if not isinstance(text, str):
         raise InvalidNotationError(f"play {text!r}: expected a string such as '13/7*/5'")
     for raw in re.split(r"[\s,;]+", text.strip()):
@@ -108,10 +112,14 @@ def _parse_text(text: str) -> tuple[Counter, set[int]]:
             raise InvalidNotationError(
                 f"play {text!r}: {raw!r} does not move towards the 1-point"
             )
+        via.update(path[1:-1])
+        starts.add(path[0])
+        ends.add(path[-1])
         count = int(match.group(3) or 1)
         change[path[0]] -= count
         change[path[-1]] += count
-    return change, stars
+    via |= starts & ends  # "7/6 6/4" touches down on 6 like "7/6/4"
+    return change, stars, via
 
 
 def parse_play(pos: "Position", text: str, dice: tuple[int, int]) -> "Play":
@@ -124,7 +132,7 @@ def parse_play(pos: "Position", text: str, dice: tuple[int, int]) -> "Play":
     """
     from .moves import legal_plays
 
-    change, stars = _parse_text(text)
+    change, stars, via = _parse_text(text)
     plays = legal_plays(pos, dice)
     target = list(pos.me)
     for point, delta in change.items():
@@ -135,6 +143,9 @@ def parse_play(pos: "Position", text: str, dice: tuple[int, int]) -> "Play":
             f"legal plays: {_listing(plays)}"
         )
     matches = [p for p in plays if list(p.result.me) == target]
+    if len(matches) > 1 and via:  # a route written out: it must touch down there
+        routed = [p for p in matches if via <= {m.dest for m in p.moves}]
+        matches = routed or matches
     if len(matches) > 1:
         exact = [p for p in matches if {m.dest for m in p.moves if m.hit} == stars]
         matches = exact or matches
