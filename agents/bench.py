@@ -169,7 +169,17 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
     except ImportError:
         legal_plays_fast = None
     if legal_plays_fast is not None:
-        add("legal plays: fast path", "calls", _timed(gen(legal_plays_fast), seconds))
+        from bg_env.core.fast import fast_legal_plays
+
+        arrays = [(np.array(p.me, np.int8), np.array(p.opp, np.int8), d) for p, d in cases]
+
+        def kernel() -> int:
+            me, opp, d = arrays[next(it) % len(arrays)]
+            fast_legal_plays(me, opp, d[0], d[1])
+            return 1
+
+        add("legal plays: numba kernel (arrays)", "calls", _timed(kernel, seconds))
+        add("legal plays: fast path (Play objects)", "calls", _timed(gen(legal_plays_fast), seconds))
     try:
         import gnubg_nn
 

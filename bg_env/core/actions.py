@@ -11,8 +11,8 @@
 * ``BEAVER`` (154) -- answer a double by redoubling at once and keeping the cube (an option).
 * ``BOMB`` (155) -- set off the nuclear bomb before rolling (the ``nuclear`` variant only).
 
->>> encode_move(13, 6), decode_move(74), action_to_str(ROLL)
-(74, (13, 6), 'roll')
+>>> encode_move(13, 6), decode_move(77), action_to_str(ROLL)
+(77, (13, 6), 'roll')
 >>> action_to_str(encode_move(25, 3)), action_to_str(encode_move(2, 6))
 ('bar/22', '2/off')
 """

@@ -27,7 +27,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
+import os
+
+import numpy as np
+
 from .moves import Move, Play, _apply, dice_to_play, legal_next_moves, legal_plays
+
+PURE_PYTHON = os.environ.get("BG_ENV_PURE_PYTHON", "") not in ("", "0")
+"""Set the environment variable ``BG_ENV_PURE_PYTHON=1`` to run games on the plain
+reference generator instead of the numba fast path (slow; for debugging)."""
+
+if not PURE_PYTHON:
+    from .fast import legal_plays_fast, next_move_mask
 from .outcome import GAMMON_RULES, outcome, score_points
 from .position import Position
 
@@ -138,6 +149,8 @@ class Game:
     """The moves of the last completed play (of either side)."""
     _turn_plays: list = field(default_factory=list)  # legal plays of this turn's roll
     _settled: bool = True  # forced moves of the current play already made
+    _mask_key: tuple | None = None
+    _mask_actions: list = field(default_factory=list)
 
     # ------------------------------------------------------------------ set-up
     def opening(self, rng, start: Position | None = None) -> None:
@@ -189,7 +202,9 @@ class Game:
         """Legal actions for :attr:`actor`, ascending (call :meth:`settle` first after
         a roll, so that forced moves are out of the way)."""
         if self.phase == Phase.MOVE:
-            return sorted(m.action for m in self.legal_moves())
+            if PURE_PYTHON:
+                return sorted(m.action for m in self.legal_moves())
+            return list(self._move_actions())
         if self.phase == Phase.CUBE:
             return [ROLL, DOUBLE]
         if self.phase == Phase.TAKE:
@@ -200,7 +215,26 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """The checker moves that start a complete legal play from here."""
-        return legal_next_moves(self.position, self.remaining, self.moves_left, self.larger_only)
+        if PURE_PYTHON:
+            return legal_next_moves(self.position, self.remaining, self.moves_left, self.larger_only)
+        moves = []
+        for a in self._move_actions():
+            source, die = a // 6 + 1, a % 6 + 1
+            dest = source - die
+            moves.append(Move(source, die, dest >= 1 and self.position.opp[25 - dest] == 1))
+        return moves
+
+    def _move_actions(self) -> list[int]:
+        """Legal checker-move actions of the current partial play (numba kernel, cached
+        until the next move)."""
+        key = (self.position, len(self.remaining))
+        if self._mask_key != key:
+            mask = next_move_mask(
+                np.array(self.position.me, dtype=np.int8), np.array(self.position.opp, dtype=np.int8),
+                np.array(self.remaining, dtype=np.int8), self.moves_left, self.larger_only,
+            )
+            self._mask_key, self._mask_actions = key, np.flatnonzero(mask).tolist()
+        return self._mask_actions
 
     @property
     def turn_start(self) -> Position | None:
@@ -319,7 +353,7 @@ class Game:
         self.dice = (int(dice[0]), int(dice[1]))
         self.remaining = dice_to_play(self.dice)
         self.played = []
-        self._turn_plays = legal_plays(self.position, self.dice)
+        self._turn_plays = (legal_plays if PURE_PYTHON else legal_plays_fast)(self.position, self.dice)
         self.moves_left = len(self._turn_plays[0].moves)
         self.larger_only = 0
         a, b = self.dice
@@ -337,11 +371,11 @@ class Game:
             if self.moves_left == 0:
                 self._end_turn(rng)
                 continue
-            moves = self.legal_moves()
-            if len(moves) != 1:
+            actions = self.legal_actions()
+            if len(actions) != 1:
                 self._settled = True
                 return
-            self._apply_move(moves[0])
+            self._apply_move(Move(actions[0] // 6 + 1, actions[0] % 6 + 1))
 
     def _apply_move(self, move: Move) -> None:
         me, opp, hit = _apply(self.position.me, self.position.opp, move.source, move.die)

@@ -21,6 +21,7 @@ or 25 for the bar.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -143,8 +144,11 @@ def apply_move(pos: Position, move: Move | int) -> Position:
     Raises:
         ValueError: the move is not legal on its own in this position.
     """
-    if isinstance(move, int):
-        move = Move(move // 6 + 1, move % 6 + 1)
+    if not isinstance(move, Move):
+        action = operator.index(move)
+        if not 0 <= action < 150:
+            raise ValueError(f"action {action} is not a checker move (0..149)")
+        move = Move(action // 6 + 1, action % 6 + 1)
     if not _move_is_legal(pos.me, pos.opp, move.source, move.die):
         raise ValueError(f"move {move} (source {move.source}, die {move.die}) is not legal here")
     me, opp, _ = _apply(pos.me, pos.opp, move.source, move.die)
