@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 import torch
+from numba import njit
 from torch import nn
 
 from bg_env.core.moves import Play
@@ -38,8 +39,9 @@ N_FEATURES = 200
 _PIPS = np.arange(26, dtype=np.float32)
 
 
-def features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-    """Network inputs for afterstates given as ``(N, 26)`` count arrays (mover = ``me``)."""
+def features_reference(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Network inputs for afterstates given as ``(N, 26)`` count arrays (mover = ``me``);
+    the plain numpy definition that :func:`features` computes faster."""
     me = np.asarray(me, dtype=np.float32)
     opp = np.asarray(opp, dtype=np.float32)
     out = np.empty((me.shape[0], N_FEATURES), dtype=np.float32)
@@ -55,6 +57,48 @@ def features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return out
 
 
+@njit(cache=True)
+def _features_kernel(me, opp, out):
+    for i in range(me.shape[0]):
+        pip_me = 0.0
+        pip_opp = 0.0
+        back_me = 0
+        back_opp = 0
+        for p in range(1, 26):
+            pip_me += p * me[i, p]
+            pip_opp += p * opp[i, p]
+            if me[i, p] > 0:
+                back_me = p
+            if opp[i, p] > 0:
+                back_opp = p
+        for p in range(1, 25):
+            for side in range(2):
+                n = me[i, p] if side == 0 else opp[i, 25 - p]
+                base = side * 96 + (p - 1) * 4
+                out[i, base] = 1.0 if n >= 1 else 0.0
+                out[i, base + 1] = 1.0 if n >= 2 else 0.0
+                out[i, base + 2] = 1.0 if n >= 3 else 0.0
+                out[i, base + 3] = (n - 3) / 2.0 if n > 3 else 0.0
+        out[i, 192] = me[i, 25] / 2.0
+        out[i, 193] = opp[i, 25] / 2.0
+        out[i, 194] = me[i, 0] / 15.0
+        out[i, 195] = opp[i, 0] / 15.0
+        out[i, 196] = pip_me / 167.0
+        out[i, 197] = pip_opp / 167.0
+        out[i, 198] = (pip_opp - pip_me) / 50.0
+        out[i, 199] = 1.0 if back_me + back_opp < 25 else 0.0
+
+
+def features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Network inputs for afterstates given as ``(N, 26)`` count arrays (mover = ``me``):
+    :func:`features_reference`, compiled."""
+    me = np.ascontiguousarray(me, dtype=np.int8)
+    opp = np.ascontiguousarray(opp, dtype=np.int8)
+    out = np.empty((me.shape[0], N_FEATURES), dtype=np.float32)
+    _features_kernel(me, opp, out)
+    return out
+
+
 def position_features(positions: list[Position]) -> np.ndarray:
     return features(np.array([p.me for p in positions]), np.array([p.opp for p in positions]))
 
@@ -65,6 +109,14 @@ def flip_outputs(v: torch.Tensor) -> torch.Tensor:
 
 
 _EQUITY = torch.tensor([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+_EQUITY_NP = np.array([2.0, 1.0, 1.0, -1.0, -1.0], dtype=np.float32)
+
+
+def numpy_equity(v: np.ndarray) -> np.ndarray:
+    """:func:`equity` for numpy arrays."""
+    return v @ _EQUITY_NP - 1.0
 
 
 def equity(v: torch.Tensor) -> torch.Tensor:
@@ -95,9 +147,9 @@ class TDNet(nn.Module):
 
     def evaluate(self, positions: list[Position]) -> np.ndarray:
         """Equity of each afterstate, from the mover's side."""
-        with torch.no_grad():
-            v = self(torch.from_numpy(position_features(positions)))
-            return equity(v).numpy()
+        with torch.inference_mode():
+            v = self(torch.from_numpy(position_features(positions))).numpy()
+        return numpy_equity(v)
 
 
 class TDAgent(PlayAgent):

@@ -18,7 +18,9 @@ import torch
 from bg_env.core.game import Game, Phase, Rules
 
 from .report import write_report
-from .td import TDAgent, TDNet, equity, features, flip_outputs, save_net, terminal_target
+from .td import (
+    TDAgent, TDNet, features, flip_outputs, numpy_equity, save_net, terminal_target,
+)
 
 __all__ = ["TDConfig", "train_td", "self_play_game"]
 
@@ -81,20 +83,19 @@ def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
     xs, vs = [], []
     while game.phase != Phase.OVER:
         plays = game.legal_continuations()
-        me = np.array([p.result.me for p in plays])
-        opp = np.array([p.result.opp for p in plays])
+        me = np.array([p.result.me for p in plays], dtype=np.int8)
+        opp = np.array([p.result.opp for p in plays], dtype=np.int8)
         x = features(me, opp)
-        with torch.no_grad():
-            v = net(torch.from_numpy(x))
+        with torch.inference_mode():
+            v = net(torch.from_numpy(x)).numpy()
         if epsilon and rng.random() < epsilon:
             i = int(rng.integers(len(plays)))
         else:
-            i = int(torch.argmax(equity(v)))
+            i = int(np.argmax(numpy_equity(v)))
         xs.append(x[i])
         vs.append(v[i])
-        play = plays[i]
-        game.play(play, rng)
-    return np.stack(xs), torch.stack(vs), game.result
+        game.play(plays[i], rng)
+    return np.stack(xs), torch.from_numpy(np.stack(vs)), game.result
 
 
 def lambda_targets(v: torch.Tensor, kind: str, lam: float) -> torch.Tensor:
