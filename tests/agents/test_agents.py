@@ -203,3 +203,14 @@ def test_human_plays_a_legal_play_typed_in_notation():
         env.step(human.act(env))
     assert env.game.last_play and sorted(str(m) for m in env.game.last_play) == ["6/5", "8/5"]
     assert isinstance(env.game, Game)
+
+
+def test_compiled_td_features_match_the_numpy_definition():
+    from agents.td import features, features_reference
+    from helpers import random_cases
+
+    cases = random_cases(300, seed=4)
+    cases = list(cases)
+    me = np.array([p.me for _, p, _ in cases], dtype=np.int8)
+    opp = np.array([p.opp for _, p, _ in cases], dtype=np.int8)
+    assert np.allclose(features(me, opp), features_reference(me, opp))
