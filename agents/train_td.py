@@ -75,12 +75,13 @@ def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
     """Play one cubeless game with ``net`` on both sides.
 
     Returns:
-        ``(x, v, result)``: the features of each afterstate (mover's view), the network's
-        outputs for them when chosen, and the game result.
+        ``(x, v, sides, result)``: the features of each afterstate (mover's view), the
+        network's outputs for them when chosen, the side that moved, and the game result.
+        Sides need not alternate: a side that cannot move passes without an afterstate.
     """
     game = Game(Rules(cube=False))
     game.opening(rng)
-    xs, vs = [], []
+    xs, vs, sides = [], [], []
     while game.phase != Phase.OVER:
         plays = game.legal_continuations()
         me = np.array([p.result.me for p in plays], dtype=np.int8)
@@ -94,18 +95,30 @@ def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
             i = int(np.argmax(numpy_equity(v)))
         xs.append(x[i])
         vs.append(v[i])
+        sides.append(game.turn)
         game.play(plays[i], rng)
-    return np.stack(xs), torch.from_numpy(np.stack(vs)), game.result
+    return np.stack(xs), torch.from_numpy(np.stack(vs)), sides, game.result
 
 
-def lambda_targets(v: torch.Tensor, kind: str, lam: float) -> torch.Tensor:
-    """Lambda-returns for a game's afterstates (alternating sides, last mover won)."""
+def lambda_targets(v: torch.Tensor, kind: str, lam: float, sides: list[int] | None = None) -> torch.Tensor:
+    """Lambda-returns for a game's afterstates; the last one is the winner's.
+
+    Args:
+        v: the network's outputs for the afterstates, each from its mover's side.
+        kind: how the game ended (``single``/``gammon``/``backgammon``).
+        lam: lambda.
+        sides: the side that made each afterstate (default: alternating). A value is
+            flipped when passed between afterstates of different sides.
+    """
     n = v.shape[0]
+    sides = sides if sides is not None else [(n - 1 - t) % 2 for t in range(n)]
     targets = torch.empty_like(v)
     g = torch.tensor(terminal_target(kind), dtype=v.dtype)
     targets[n - 1] = g
     for t in range(n - 2, -1, -1):
-        g = flip_outputs((1 - lam) * v[t + 1] + lam * g)
+        g = (1 - lam) * v[t + 1] + lam * g
+        if sides[t] != sides[t + 1]:
+            g = flip_outputs(g)
         targets[t] = g
     return targets
 
@@ -159,9 +172,9 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         bar = tqdm(total=cfg.games, initial=start, desc="td self-play", unit="game")
     t0, batch_x, batch_t = time.time(), [], []
     for game_no in range(start + 1, cfg.games + 1):
-        x, v, result = self_play_game(net, rng, cfg.epsilon)
+        x, v, sides, result = self_play_game(net, rng, cfg.epsilon)
         batch_x.append(x)
-        batch_t.append(lambda_targets(v, result.outcome, cfg.lam))
+        batch_t.append(lambda_targets(v, result.outcome, cfg.lam, sides))
         if len(batch_x) == cfg.batch_games or game_no == cfg.games:
             xb = torch.from_numpy(np.concatenate(batch_x))
             tb = torch.cat(batch_t)
@@ -171,7 +184,7 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
             opt.step()
             batch_x, batch_t = [], []
             if writer:
-                writer.add_scalar("train/loss", float(loss), game_no)
+                writer.add_scalar("train/loss", loss.item(), game_no)
         if bar:
             bar.update(1)
         if cfg.eval_every and game_no % cfg.eval_every == 0 and game_no != cfg.games:

@@ -127,6 +127,19 @@ def test_lambda_targets_flip_sides_and_end_in_the_result():
     # lambda 0: the target is the next afterstate seen from the other side
     assert t[1].tolist() == pytest.approx([0.1, 0.0, 0.0, 0.5, 0.1])
     assert t[0].tolist() == pytest.approx([0.6, 0.3, 0.1, 0.0, 0.0])
+    # a side that passes leaves two afterstates of the same side in a row: no flip there
+    t = lambda_targets(v, "gammon", lam=0.0, sides=[1, 0, 0])
+    assert t[1].tolist() == pytest.approx([0.9, 0.5, 0.1, 0.0, 0.0])
+    assert t[0].tolist() == pytest.approx([0.6, 0.3, 0.1, 0.0, 0.0])
+
+
+def test_self_play_records_who_moved():
+    from agents.train_td import self_play_game
+
+    torch.manual_seed(1)
+    x, v, sides, result = self_play_game(TDNet(hidden=8), np.random.default_rng(3))
+    assert len(x) == len(v) == len(sides)
+    assert sides[-1] == result.winner
 
 
 def test_tiny_td_run_saves_loads_and_resumes(tmp_path):
