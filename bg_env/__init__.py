@@ -22,6 +22,9 @@ def _register() -> None:
 
     if "bg_env/Backgammon-v0" not in gymnasium.registry:
         gymnasium.register("bg_env/Backgammon-v0", entry_point="bg_env.envs.gym_env:BackgammonEnv")
+    from .envs.play_env import register
+
+    register()
 
 
 _register()

@@ -2,5 +2,6 @@
 
 from .backgammon import EnvConfig, env, raw_env
 from .gym_env import BackgammonEnv
+from .play_env import BackgammonPlaysEnv
 
-__all__ = ["EnvConfig", "env", "raw_env", "BackgammonEnv"]
+__all__ = ["EnvConfig", "env", "raw_env", "BackgammonEnv", "BackgammonPlaysEnv"]

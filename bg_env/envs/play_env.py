@@ -1,0 +1,450 @@
+"""A play-level Gymnasium view: one step chooses a whole play (an afterstate).
+
+Description:
+    ``gymnasium.make("bg_env/BackgammonPlays-v0", opponent="pubeval")``. One learner plays
+    a cubeless money game against a fixed opponent. Each step the learner picks one of the
+    legal plays of its roll, seen as the candidates' afterstates (the board after the play,
+    from the learner's side), which is what TD-Gammon-style evaluators and SB3 policies
+    that score candidates need. The game is driven on :class:`~bg_env.core.game.Game`
+    directly (no AEC env), so a step costs about one move generation per side.
+
+Observation:
+    ``Box(float32, shape=(max_candidates * N_FEATURES,))``, a flat vector holding a
+    ``(max_candidates, N_FEATURES)`` table row by row (``obs.reshape(K, N_FEATURES)``):
+    row ``i`` is the features of candidate ``i`` (:func:`candidate_features`), rows past
+    the number of candidates are all zeros. Layout of a row (``N_FEATURES = 201``), for
+    the board after the play seen from the learner (the mover):
+
+    =========  =====  ==========================================================
+    offset     size   meaning
+    =========  =====  ==========================================================
+    0          196    :func:`~bg_env.envs.observation.encode_boards` (Tesauro units
+                      for both sides, bar / 2, off / 15)
+    196        1      mover's pip count / 167
+    197        1      opponent's pip count / 167
+    198        1      (opponent's pips - mover's pips) / 50
+    199        1      1 when no contact is left (a race)
+    200        1      1 for a real candidate (:data:`PRESENT`), 0 in padding rows
+    =========  =====  ==========================================================
+
+    The vector is flat so that SB3's checker and default policies take it as it is
+    (``MlpPolicy`` works, though it cannot share weights across candidates); a policy
+    that scores each row with one shared network (``agents.ppo``) reshapes it.
+    ``info["action_mask"]`` and :meth:`action_masks` (the method sb3-contrib's
+    ``MaskablePPO`` calls) mark the real candidates, as does column :data:`PRESENT`.
+
+Candidates:
+    All distinct legal plays of the roll (one per resulting board), ordered by the
+    resulting board: ascending ``(result.me, result.opp)`` count tuples, mover's view
+    (:func:`order_candidates`). The order depends only on the set of results, not on the
+    move generator. When there are more than ``max_candidates`` (K) plays, almost always
+    with doubles (measured over 300 games of pubeval self-play: 3.4% of decisions, 22% of
+    doubles and 0.02% of other rolls at K = 64; 1.0% and 7% of doubles at K = 128; up to
+    434 plays), the env keeps the K plays that leave the fewest blots of the mover's
+    (points 1..24 holding one checker), ties broken by the opponent's larger pip count
+    (more hit), then by the order above; the kept plays are then presented in the order
+    above. ``info["n_plays"]`` gives the count before the cut
+    and ``info["dropped"]`` how many were cut. The opponent always chooses among all its
+    plays.
+
+Action:
+    ``Discrete(max_candidates)``: the index of a candidate row.
+
+Rewards:
+    0 until the game ends; then ``+points`` when the learner wins and ``-points`` when it
+    loses, ``points`` being 1, 2 or 3 (single, gammon, backgammon) under ``gammons``
+    (``reward="points"``), or +-1 (``reward="win"``).
+
+Illegal actions:
+    An index outside ``0..K-1`` or on a padding row (as ``gymnasium.utils.env_checker``
+    and SB3's ``check_env`` send) ends the episode as a loss by forfeit, as in
+    :mod:`~bg_env.envs.gym_env`: reward ``illegal_reward`` (-1 by default),
+    ``terminated=True``, ``info["illegal_action"]`` set; the game itself is left as it
+    was. With ``illegal_action="raise"`` it raises ``IllegalActionError`` instead.
+
+Episode End:
+    Terminated when either side has borne off all its checkers (a cubeless game always
+    ends), or on an illegal action. Turns of the learner with one legal play (forced or no
+    move) are played without asking (``skip_forced=True``). A game in which the learner
+    would never get a choice is replaced by a new one at ``reset`` (vanishingly rare).
+
+Arguments:
+    opponent: ``"random"`` (uniform over the legal plays, from the env's generator), an
+        ``agents.load_agent`` spec such as ``"pubeval"`` or ``"td:PATH"`` (imported
+        lazily), an object with ``choose_play(plays, env) -> Play``, or a callable
+        ``f(plays, env)`` returning a ``Play`` or an index into ``plays``. It can be
+        swapped between episodes with :meth:`set_opponent`.
+    max_candidates: K, the number of candidate rows (default 64).
+    learner: ``None`` (colour drawn each episode), ``"player_0"`` or ``"player_1"``.
+    reward: ``"points"`` or ``"win"``.
+    illegal_action: ``"lose"`` (default) or ``"raise"``.
+    illegal_reward: the learner's reward for an illegal action under ``"lose"``.
+    skip_forced: play the learner's one-choice turns without a step.
+    render_mode: ``None`` or ``"ansi"``.
+    **rules: :class:`~bg_env.core.game.Rules` options (``gammons``, ...); the game is
+        always cubeless, so ``cube=True`` is an error.
+
+``reset(options={"position_id": ID, "dice": (a, b)})`` starts with the learner on roll in
+the position ``ID`` (seen from the learner), with the given dice or a roll.
+
+Version History:
+    * v0: initial release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from ..core.game import Game, IllegalActionError, Phase, Rules
+from ..core.moves import Play
+from ..core.position import Position, render_text
+
+__all__ = [
+    "BackgammonPlaysEnv",
+    "N_FEATURES",
+    "PRESENT",
+    "candidate_features",
+    "play_features",
+    "order_candidates",
+    "resolve_play_opponent",
+    "register",
+    "ENV_ID",
+]
+
+ENV_ID = "bg_env/BackgammonPlays-v0"
+N_FEATURES = 201
+"""Features per candidate row (see the module docstring for the layout)."""
+PRESENT = 200
+"""Index of the "real candidate" flag in a row."""
+DEFAULT_MAX_CANDIDATES = 64
+_HIGH = 8.0  # largest magnitude of any feature: (15 - 3) / 2, 15 / 2, 375 / 50
+_POINTS = np.arange(26)
+_UNITS = np.array([[n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0] for n in range(16)],
+                  dtype=np.float32)
+"""Tesauro's 4 units for 0..15 checkers on a point."""
+_AGENTS = ("player_0", "player_1")
+
+
+def candidate_features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Rows of the observation for afterstates given as ``(N, 26)`` count arrays.
+
+    Args:
+        me: the mover's counts after the play, own numbering (0 off, 25 bar).
+        opp: the opponent's counts, own numbering.
+
+    Returns:
+        ``(N, N_FEATURES)`` float32, every row flagged present. Columns 0..195 equal
+        :func:`~bg_env.envs.observation.encode_boards` (computed here by table look-up).
+    """
+    me = np.asarray(me, dtype=np.intp).reshape(-1, 26)
+    opp = np.asarray(opp, dtype=np.intp).reshape(-1, 26)
+    n = me.shape[0]
+    out = np.empty((n, N_FEATURES), dtype=np.float32)
+    out[:, 0:96] = _UNITS[me[:, 1:25]].reshape(n, 96)
+    out[:, 96:192] = _UNITS[opp[:, 24:0:-1]].reshape(n, 96)  # his point 25-p at our p
+    out[:, 192] = me[:, 25] / 2
+    out[:, 193] = opp[:, 25] / 2
+    out[:, 194] = me[:, 0] / 15
+    out[:, 195] = opp[:, 0] / 15
+    pip_me = me @ _POINTS
+    pip_opp = opp @ _POINTS
+    out[:, 196] = pip_me / 167.0
+    out[:, 197] = pip_opp / 167.0
+    out[:, 198] = (pip_opp - pip_me) / 50.0
+    back_me = (me[:, 1:] > 0) * _POINTS[1:]
+    back_opp = (opp[:, 1:] > 0) * _POINTS[1:]
+    out[:, 199] = (back_me.max(axis=1) + back_opp.max(axis=1)) < 25
+    out[:, PRESENT] = 1.0
+    return out
+
+
+def play_features(plays: list[Play]) -> np.ndarray:
+    """:func:`candidate_features` of the results of ``plays`` (mover's view); the numba
+    kernel :func:`_features_kernel` when numba is installed (tested equal)."""
+    if not plays:
+        return np.zeros((0, N_FEATURES), dtype=np.float32)
+    raw = b"".join([bytes(p.result.me + p.result.opp) for p in plays])
+    boards = np.frombuffer(raw, dtype=np.uint8).reshape(len(plays), 52)
+    if _features_kernel is not None:
+        out = np.empty((len(plays), N_FEATURES), dtype=np.float32)
+        _features_kernel(boards, _UNITS, out)
+        return out
+    return candidate_features(boards[:, :26], boards[:, 26:])
+
+
+def _make_kernel():
+    """The fast path of :func:`candidate_features` for ``(N, 52)`` uint8 boards (me then
+    opp), or ``None`` without numba. Unchecked: trusts valid boards."""
+    try:
+        from numba import njit
+    except ImportError:  # pragma: no cover - numba is optional
+        return None
+
+    @njit(cache=True)
+    def kernel(boards, units, out):  # pragma: no cover - compiled
+        for r in range(boards.shape[0]):
+            pip_me = 0
+            pip_opp = 0
+            back_me = 0
+            back_opp = 0
+            for p in range(1, 26):
+                m = boards[r, p]
+                o = boards[r, 26 + p]
+                pip_me += p * m
+                pip_opp += p * o
+                if m > 0:
+                    back_me = p
+                if o > 0:
+                    back_opp = p
+            for p in range(1, 25):
+                m = boards[r, p]
+                o = boards[r, 26 + 25 - p]
+                for j in range(4):
+                    out[r, 4 * (p - 1) + j] = units[m, j]
+                    out[r, 96 + 4 * (p - 1) + j] = units[o, j]
+            out[r, 192] = boards[r, 25] / 2.0
+            out[r, 193] = boards[r, 51] / 2.0
+            out[r, 194] = boards[r, 0] / 15.0
+            out[r, 195] = boards[r, 26] / 15.0
+            out[r, 196] = pip_me / 167.0
+            out[r, 197] = pip_opp / 167.0
+            out[r, 198] = (pip_opp - pip_me) / 50.0
+            out[r, 199] = 1.0 if back_me + back_opp < 25 else 0.0
+            out[r, 200] = 1.0
+
+    return kernel
+
+
+_features_kernel = _make_kernel()
+
+
+def _board_key(play: Play) -> tuple:
+    return (play.result.me, play.result.opp)
+
+
+def _keep_key(play: Play) -> tuple:
+    """Truncation preference: fewest own blots, then most opponent pips, then board."""
+    me, opp = play.result.me, play.result.opp
+    blots = sum(1 for n in me[1:25] if n == 1)
+    opp_pips = sum(p * n for p, n in enumerate(opp))
+    return (blots, -opp_pips, me, opp)
+
+
+def order_candidates(plays: list[Play], max_candidates: int) -> tuple[list[Play], int]:
+    """The candidate rows for ``plays`` and how many plays were cut (see "Candidates").
+
+    >>> from bg_env.core.position import Position
+    >>> rows, cut = order_candidates(Position.start().legal_plays((3, 1)), 64)
+    >>> len(rows), cut
+    (16, 0)
+    """
+    n = len(plays)
+    if n > max_candidates:
+        plays = sorted(plays, key=_keep_key)[:max_candidates]
+    return sorted(plays, key=_board_key), n - len(plays)
+
+
+class _RandomOpponent:
+    """Uniform over the legal plays, drawn from the env's generator."""
+
+    name = "random"
+
+    def choose_play(self, plays: list[Play], env: "BackgammonPlaysEnv") -> Play:
+        return plays[int(env.np_random.integers(len(plays)))]
+
+
+def resolve_play_opponent(opponent: Any):
+    """``f(plays, env) -> Play`` from a spec string, an agent or a callable."""
+    if opponent is None or opponent == "random":
+        return _RandomOpponent().choose_play
+    if isinstance(opponent, str):
+        try:
+            from agents import load_agent  # the agents package sits above bg_env
+        except ImportError as exc:  # pragma: no cover
+            raise ValueError(
+                f"opponent={opponent!r}: only 'random' is built in; install the agents "
+                "package for other specs"
+            ) from exc
+        opponent = load_agent(opponent)
+    if hasattr(opponent, "choose_play"):
+        return opponent.choose_play
+    if callable(opponent):
+        return opponent
+    raise ValueError(
+        f"opponent={opponent!r}: expected 'random', an agents spec, an object with "
+        "choose_play(plays, env) or a callable f(plays, env)"
+    )
+
+
+class BackgammonPlaysEnv(gym.Env):
+    """See the module docstring."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+
+    def __init__(self, opponent: Any = "random", max_candidates: int = DEFAULT_MAX_CANDIDATES,
+                 learner: str | None = None, reward: str = "points",
+                 illegal_action: str = "lose", illegal_reward: float = -1.0,
+                 skip_forced: bool = True, render_mode: str | None = None, **rules):
+        if learner not in (None,) + _AGENTS:
+            raise ValueError(f"learner={learner!r}: expected None, 'player_0' or 'player_1'")
+        if reward not in ("points", "win"):
+            raise ValueError(f"reward={reward!r}: expected 'points' or 'win'")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
+        if not isinstance(max_candidates, int) or max_candidates < 1:
+            raise ValueError(f"max_candidates={max_candidates!r}: expected an integer >= 1")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode={render_mode!r}: expected None or 'ansi'")
+        if rules.get("cube", False):
+            raise ValueError("cube=True: the play-level env is cubeless")
+        unknown = sorted(set(rules) - set(Rules.keys()))
+        if unknown:
+            raise ValueError(f"unknown rule option(s) {unknown}; allowed: {Rules.keys()}")
+        self.rules = Rules(**{**rules, "cube": False})
+        self.max_candidates = max_candidates
+        self.learner_choice = learner
+        self.reward_kind = reward
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.skip_forced = skip_forced
+        self.render_mode = render_mode
+        self.set_opponent(opponent)
+        self.observation_space = gym.spaces.Box(
+            -_HIGH, _HIGH, shape=(max_candidates * N_FEATURES,), dtype=np.float32)
+        self.action_space = gym.spaces.Discrete(max_candidates)
+        self.game = Game(self.rules)
+        self.side = 0
+        """The learner's side in :attr:`game` (0 = ``player_0``)."""
+        self.candidates: list[Play] = []
+        """The plays behind the observation's rows, in row order."""
+        self._n_plays = 0
+        self._over = True
+
+    # ------------------------------------------------------------------ set-up
+    def set_opponent(self, opponent: Any) -> None:
+        """Use ``opponent`` (any form the constructor takes) from now on."""
+        self.opponent = resolve_play_opponent(opponent)
+
+    @property
+    def learner(self) -> str:
+        """The learner's agent name this episode."""
+        return _AGENTS[self.side]
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = sorted(set(options) - {"position_id", "dice"})
+        if unknown:
+            raise ValueError(f"reset options {unknown}: expected 'position_id' and/or 'dice'")
+        for _ in range(1000):
+            if self.learner_choice is None:
+                self.side = int(self.np_random.integers(2))
+            else:
+                self.side = _AGENTS.index(self.learner_choice)
+            self.game = Game(self.rules)
+            if "position_id" in options:
+                self._start_at(options["position_id"], options.get("dice"))
+            else:
+                if "dice" in options:
+                    raise ValueError("reset option 'dice' needs 'position_id'")
+                self.game.opening(self.np_random)
+            self._advance()
+            if self.game.phase != Phase.OVER:
+                break
+            if "position_id" in options:
+                raise ValueError(
+                    f"position_id={options['position_id']!r}: the game ends before the "
+                    "learner has a choice of play")
+        self._over = False
+        return self._observe()
+
+    def _start_at(self, position_id: str, dice) -> None:
+        self.game.position = Position.from_position_id(position_id)
+        self.game.turn = self.side
+        if dice is not None:
+            dice = tuple(int(d) for d in dice)
+            if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+                raise ValueError(f"dice={dice!r}: expected two values 1..6")
+        self.game.begin_turn(self.np_random, dice)
+
+    # ------------------------------------------------------------------ play
+    def _advance(self) -> float:
+        """Play the opponent's turns and the learner's one-choice turns until the learner
+        has a real choice or the game is over; the learner's reward if it ended."""
+        game = self.game
+        while game.phase != Phase.OVER:
+            plays = game.legal_continuations()
+            if game.turn == self.side:
+                if len(plays) > 1 or not self.skip_forced:
+                    self._n_plays = len(plays)
+                    self.candidates, _ = order_candidates(plays, self.max_candidates)
+                    return 0.0
+                game.play(plays[0], self.np_random)
+                continue
+            choice = self.opponent(plays, self) if len(plays) > 1 else plays[0]
+            if not isinstance(choice, Play):
+                choice = plays[int(choice)]
+            game.play(choice, self.np_random)
+        self.candidates, self._n_plays = [], 0
+        return self._final_reward()
+
+    def _final_reward(self) -> float:
+        r = self.game.result
+        value = 1.0 if self.reward_kind == "win" else float(r.points)
+        return value if r.winner == self.side else -value
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the real candidate rows (sb3-contrib's MaskablePPO)."""
+        mask = np.zeros(self.max_candidates, dtype=bool)
+        if not self._over:
+            mask[: len(self.candidates)] = True
+        return mask
+
+    def _observe(self, extra: dict | None = None):
+        obs = np.zeros((self.max_candidates, N_FEATURES), dtype=np.float32)
+        if self.candidates and not self._over:
+            obs[: len(self.candidates)] = play_features(self.candidates)
+        obs = obs.reshape(-1)
+        info = {"action_mask": self.action_masks(), "n_plays": self._n_plays,
+                "dropped": max(self._n_plays - len(self.candidates), 0),
+                "dice": self.game.dice}
+        r = self.game.result
+        if r is not None:
+            info.update(winner=_AGENTS[r.winner], outcome=r.outcome, points=r.points)
+        info.update(extra or {})
+        return obs, info
+
+    def step(self, action):
+        if self._over:
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        index = int(action)
+        if not 0 <= index < len(self.candidates):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"candidate {index} is not legal; legal: 0..{len(self.candidates) - 1}")
+            self._over = True
+            obs, info = self._observe({"illegal_action": index})
+            return obs, self.illegal_reward, True, False, info
+        self.game.play(self.candidates[index], self.np_random)
+        reward = self._advance()
+        self._over = self.game.phase == Phase.OVER
+        obs, info = self._observe()
+        return obs, reward, self._over, False, info
+
+    # ------------------------------------------------------------------ render
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode")
+            return None
+        pos = self.game.position if self.game.turn == self.side else self.game.position.swap()
+        extra = [f"learner: {self.learner} (X)", f"candidates: {len(self.candidates)}"]
+        return render_text(pos, self.game.dice if self.game.turn == self.side else None, extra)
+
+
+def register() -> None:
+    """Register :data:`ENV_ID` with Gymnasium (idempotent)."""
+    if ENV_ID not in gym.registry:
+        gym.register(ENV_ID, entry_point="bg_env.envs.play_env:BackgammonPlaysEnv")
