@@ -24,23 +24,37 @@ Randomness comes only from the ``numpy.random.Generator`` passed in: one seed, o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-
-from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
 import os
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
 from .moves import Move, Play, _apply, dice_to_play, legal_next_moves, legal_plays
+from .outcome import GAMMON_RULES, outcome, score_points
+from .position import Position
 
 PURE_PYTHON = os.environ.get("BG_ENV_PURE_PYTHON", "") not in ("", "0")
 """Set the environment variable ``BG_ENV_PURE_PYTHON=1`` to run games on the plain
 reference generator instead of the numba fast path (slow; for debugging)."""
 
 if not PURE_PYTHON:
-    from .fast import legal_plays_fast, next_move_mask
-from .outcome import GAMMON_RULES, outcome, score_points
-from .position import Position
+    from .fast import legal_plays_fast, next_move_mask, turn_plan
+
+_new_position = Position._unchecked  # boards made here come from valid ones
+
+_MOVES = {
+    (s, d, h): Move(s, d, h) for s in range(1, 26) for d in range(1, 7) for h in (False, True)
+}
+"""Every Move, shared (Move is immutable): ``_MOVES[source, die, hit]``."""
+
+_DICE_ARRAYS = {
+    tuple(dice): np.array(dice, np.int8)
+    for d in range(1, 7)
+    for dice in ([d] * 4, [d] * 3, [d] * 2, [d], [])
+}
+_DICE_ARRAYS.update({(a, b): np.array([a, b], np.int8) for a in range(1, 7) for b in range(1, 7)})
+"""The dice still to play as the ``int8`` arrays the kernels take (shared, never written)."""
 
 __all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value"]
 
@@ -147,10 +161,19 @@ class Game:
     _pending: int = 0  # cube value offered during TAKE / BEAVER_TAKE
     last_play: list[Move] = field(default_factory=list)
     """The moves of the last completed play (of either side)."""
-    _turn_plays: list = field(default_factory=list)  # legal plays of this turn's roll
+    _turn_start: Position | None = None  # the position when the roll was made
     _settled: bool = True  # forced moves of the current play already made
-    _mask_key: tuple | None = None
-    _mask_actions: list = field(default_factory=list)
+    # Caches, derived from the state above (not compared, not shown):
+    _turn_plays: list | None = field(default=None, compare=False, repr=False)
+    """The legal plays of this turn's roll, built when first asked for."""
+    _mask_key: tuple | None = field(default=None, compare=False, repr=False)
+    """The state that ``_move_mask`` and ``_mask_actions`` were made for."""
+    _move_mask: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """``bool[150]``: the legal checker moves (fast path)."""
+    _mask_actions: list = field(default_factory=list, compare=False, repr=False)
+    _board_of: Position | None = field(default=None, compare=False, repr=False)
+    _board: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """``_board_of`` as ``int8[52]``, ``me`` then ``opp``, for the kernels."""
 
     # ------------------------------------------------------------------ set-up
     def opening(self, rng, start: Position | None = None) -> None:
@@ -226,20 +249,44 @@ class Game:
 
     def _move_actions(self) -> list[int]:
         """Legal checker-move actions of the current partial play (numba kernel, cached
-        until the next move)."""
-        key = (self.position, len(self.remaining))
+        until the state changes)."""
+        key = (self.position, tuple(self.remaining), self.moves_left, self.larger_only)
         if self._mask_key != key:
-            mask = next_move_mask(
-                np.array(self.position.me, dtype=np.int8), np.array(self.position.opp, dtype=np.int8),
-                np.array(self.remaining, dtype=np.int8), self.moves_left, self.larger_only,
-            )
-            self._mask_key, self._mask_actions = key, np.flatnonzero(mask).tolist()
+            board = self.board_array()
+            dice = _DICE_ARRAYS.get(key[1])
+            if dice is None:  # not a state this class makes; let the kernel judge it
+                dice = np.array(self.remaining, np.int8)
+            mask = next_move_mask(board[:26], board[26:], dice, self.moves_left, self.larger_only)
+            self._mask_key, self._move_mask = key, mask
+            self._mask_actions = mask.nonzero()[0].tolist()
         return self._mask_actions
+
+    def board_array(self) -> np.ndarray:
+        """:attr:`position` as ``int8[52]``, ``me`` then ``opp`` (the kernels' input).
+
+        Made once per position and shared: do not write to it."""
+        if self._board_of is not self.position:
+            pos = self.position
+            self._board = np.frombuffer(bytearray(pos.me + pos.opp), np.int8)
+            self._board_of = pos
+        return self._board
+
+    def legal_mask(self) -> np.ndarray:
+        """:meth:`legal_actions` as a fresh ``bool[N_ACTIONS]`` array."""
+        mask = np.zeros(N_ACTIONS, dtype=bool)
+        if self.phase == Phase.MOVE and not PURE_PYTHON:
+            self._move_actions()
+            mask[: len(self._move_mask)] = self._move_mask
+        else:
+            mask[self.legal_actions()] = True
+        return mask
 
     @property
     def turn_start(self) -> Position | None:
         """The position at the start of the current play (before any move this turn)."""
-        return self._turn_plays[0].start if self.phase == Phase.MOVE else None
+        if self.phase != Phase.MOVE:
+            return None
+        return self._turn_plays[0].start if self._turn_plays else self._turn_start
 
     def legal_continuations(self) -> list["Play"]:
         """Every distinct way to complete the current play, as :class:`Play` objects whose
@@ -250,6 +297,9 @@ class Game:
         if self.phase != Phase.MOVE:
             return []
         if not self.played:
+            if self._turn_plays is None:
+                generate = legal_plays if PURE_PYTHON else legal_plays_fast
+                self._turn_plays = generate(self.position, self.dice)
             return self._turn_plays
         found: dict = {}
 
@@ -343,23 +393,34 @@ class Game:
             self._start_play(self._roll(rng), rng)
 
     def _roll(self, rng) -> tuple[int, int]:
-        a, b = (int(x) for x in rng.integers(1, 7, size=2))
-        return a, b
+        # Two scalar draws give the same numbers as ``rng.integers(1, 7, size=2)`` (numpy
+        # draws each bounded integer from the bit generator in turn), at half the cost.
+        return int(rng.integers(1, 7)), int(rng.integers(1, 7))
 
     def _start_play(self, dice: tuple[int, int], rng) -> None:
         """Roll has happened: plan the play, skipping the turn when nothing can move.
-        Forced moves are played by :meth:`settle`, before the next decision is read."""
+        Forced moves are played by :meth:`settle`, before the next decision is read.
+
+        The fast path asks the kernel only how many dice the play uses
+        (:func:`~bg_env.core.fast.turn_plan`); the plays themselves are generated when
+        :meth:`legal_continuations` asks for them."""
         self.phase = Phase.MOVE
         self.dice = (int(dice[0]), int(dice[1]))
         self.remaining = dice_to_play(self.dice)
         self.played = []
-        self._turn_plays = (legal_plays if PURE_PYTHON else legal_plays_fast)(self.position, self.dice)
-        self.moves_left = len(self._turn_plays[0].moves)
-        self.larger_only = 0
+        self._turn_start = self.position
         a, b = self.dice
-        if self.moves_left == 1 and a != b:
-            if any(p.moves[0].die == max(a, b) for p in self._turn_plays):
-                self.larger_only = max(a, b)
+        if PURE_PYTHON:
+            self._turn_plays = legal_plays(self.position, self.dice)
+            self.moves_left = len(self._turn_plays[0].moves)
+            self.larger_only = 0
+            if self.moves_left == 1 and a != b:
+                if any(p.moves[0].die == max(a, b) for p in self._turn_plays):
+                    self.larger_only = max(a, b)
+        else:
+            self._turn_plays = None
+            board = self.board_array()
+            self.moves_left, self.larger_only = turn_plan(board[:26], board[26:], a, b)
         self._settled = False
         if self.moves_left == 0:
             self._end_turn(rng)
@@ -375,17 +436,19 @@ class Game:
             if len(actions) != 1:
                 self._settled = True
                 return
-            self._apply_move(Move(actions[0] // 6 + 1, actions[0] % 6 + 1))
+            self._apply_move(actions[0])
 
-    def _apply_move(self, move: Move) -> None:
-        me, opp, hit = _apply(self.position.me, self.position.opp, move.source, move.die)
-        self.position = Position(me, opp)
-        self.played.append(Move(move.source, move.die, hit))
-        self.remaining.remove(move.die)
+    def _apply_move(self, action: int) -> None:
+        """Play the checker move ``action`` (unchecked)."""
+        source, die = action // 6 + 1, action % 6 + 1
+        me, opp, hit = _apply(self.position.me, self.position.opp, source, die)
+        self.position = _new_position(me, opp)
+        self.played.append(_MOVES[source, die, hit])
+        self.remaining.remove(die)
         self.moves_left -= 1
 
     def _move(self, action: int, rng) -> None:
-        self._apply_move(Move(action // 6 + 1, action % 6 + 1))
+        self._apply_move(action)
         self._settled = False
         self.settle(rng)
 
@@ -401,7 +464,7 @@ class Game:
             self._finish(winner, done.kind, self.cube_value, points)
             return
         self.turns += 1
-        self.position = self.position.swap()
+        self.position = _new_position(self.position.opp, self.position.me)  # swap sides
         self.turn = 1 - self.turn
         self.dice, self.remaining = None, []
         self.begin_turn(rng)

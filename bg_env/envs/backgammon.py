@@ -116,9 +116,83 @@ def env(**kwargs) -> AECEnv:
     game against the offender (reward -1), actions out of range are rejected, and the
     API order is enforced."""
     inner = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(inner, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped = TerminateIllegalWrapper(inner, illegal_reward=-1)
+    wrapped = AssertOutOfBoundsWrapper(wrapped)
+    return OrderEnforcingWrapper(wrapped)
+
+
+class _ActionSpace(spaces.Discrete):
+    """``Discrete(N_ACTIONS)`` checking a plain ``int`` directly (gymnasium's ``contains``
+    goes through numpy, which cost more than a game step; ``AssertOutOfBoundsWrapper``
+    calls it at every step)."""
+
+    def contains(self, x) -> bool:
+        if type(x) is int:
+            return bool(self.start <= x < self.start + self.n)
+        return super().contains(x)
+
+
+_PER_STEP = ("agent_selection", "agents", "rewards", "_cumulative_rewards", "terminations",
+             "truncations", "infos")
+"""The attributes an AEC loop (and the wrappers) read at every step."""
+
+
+def _forward_per_step_attributes(cls: type, guarded: tuple[str, ...] = ()) -> type:
+    """Give a PettingZoo wrapper class properties that read (and write) the
+    :data:`_PER_STEP` attributes straight on the raw env.
+
+    PettingZoo's ``BaseWrapper.__getattr__`` fetches them through every wrapper in turn,
+    which cost more than the game's own step; the values are the same. Names in
+    ``guarded`` raise ``AttributeError`` before ``reset()``, as ``OrderEnforcingWrapper``
+    does.
+    """
+
+    def forward(name: str) -> property:
+        check = name in guarded
+
+        def get(self):
+            if check and not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self._raw_env, name)
+
+        def set_(self, value):
+            setattr(self._raw_env, name, value)
+
+        return property(get, set_)
+
+    wrapper_init = cls.__init__
+
+    def __init__(self, env, *args, **kwargs):
+        wrapper_init(self, env, *args, **kwargs)
+        self._raw_env = env.unwrapped
+
+    cls.__init__ = __init__
+    for name in _PER_STEP:
+        setattr(cls, name, forward(name))
+    return cls
+
+
+@_forward_per_step_attributes
+class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's, reading the per-step attributes directly."""
+
+
+@_forward_per_step_attributes
+class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's, reading the per-step attributes directly."""
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's, reading the per-step attributes directly."""
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+_forward_per_step_attributes(
+    OrderEnforcingWrapper, guarded=("agent_selection", "agents", "rewards", "terminations",
+                              "truncations", "infos"),
+)
 
 
 class raw_env(AECEnv):
@@ -145,9 +219,10 @@ class raw_env(AECEnv):
             }
         )
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: _ActionSpace(N_ACTIONS) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self.game = Game(self.config.rules())
+        self._observed: list[tuple | None] = [None, None]
         self._reset_bookkeeping()
 
     # ------------------------------------------------------------------ API
@@ -159,10 +234,19 @@ class raw_env(AECEnv):
 
     def observe(self, agent):
         side = self.possible_agents.index(agent)
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if self.game.phase != Phase.OVER and self.game.actor == side:
-            mask[self.game.legal_actions()] = 1
-        return {"observation": encode(self.game, side, self.config.observation), "action_mask": mask}
+        g = self.game
+        # Observations are cached per agent until the state changes (the wrappers and the
+        # training loop observe the same state more than once); callers get copies.
+        key = (g, g.position, g.phase, g.turn, tuple(g.remaining), g.moves_left,
+               g.larger_only, g.cube_value, g.cube_owner, g._pending)
+        cached = self._observed[side]
+        if cached is None or cached[0] != key:
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
+            if g.phase != Phase.OVER and g.actor == side:
+                mask[:] = g.legal_mask()
+            cached = (key, encode(g, side, self.config.observation), mask)
+            self._observed[side] = cached
+        return {"observation": cached[1].copy(), "action_mask": cached[2].copy()}
 
     def reset(self, seed=None, options=None):
         """Start a game.

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..core.game import Game, Phase
+from ..core.game import PURE_PYTHON, Game, Phase
 from ..core.position import Position
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "observation_space",
     "encode_board",
     "encode_boards",
+    "encode_games",
 ]
 
 TESAURO_SIZE = 212
@@ -53,6 +54,14 @@ COMPACT_SIZE = 60
 ENCODERS = ("tesauro", "compact")
 _PHASES = (Phase.CUBE, Phase.TAKE, Phase.BEAVER_TAKE, Phase.MOVE)
 _HIGH = 8.0  # (15 - 3) / 2 = 6 and 15 / 2 = 7.5 are the largest values produced
+_UNITS = np.array(
+    [[n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0] for n in range(256)], dtype=np.float32
+)
+"""Tesauro's 4 units (see :func:`_tesauro_units`) for 0..255 checkers on a point."""
+_POINTS = np.array(list(range(1, 25)) + [26 + q for q in range(24, 0, -1)])
+"""Where the 48 points of the board part are in ``me + opp`` (the opponent's point
+``25 - p`` at the actor's ``p``)."""
+_LOG2 = {2**k: np.log2(2**k) / 6 for k in range(13)}
 
 
 def _tesauro_units(counts: np.ndarray) -> np.ndarray:
@@ -90,7 +99,128 @@ def encode_boards(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
 
 def encode_board(pos: Position) -> np.ndarray:
     """The 196-float board part of :data:`"tesauro"` for one position (actor = ``me``)."""
-    return encode_boards(np.array([pos.me]), np.array([pos.opp]))[0]
+    out = np.empty(BOARD_SIZE, dtype=np.float32)
+    _encode_board_into(out, pos.me, pos.opp)
+    return out
+
+
+def _encode_board_into(out: np.ndarray, me: tuple, opp: tuple) -> None:
+    """Write the board part into ``out[:196]`` (the fast path of :func:`encode_boards`
+    for one position: table look-up)."""
+    try:
+        counts = np.frombuffer(bytes(me + opp), np.uint8)
+    except ValueError:  # a count outside 0..255: not a real board, but encode it anyway
+        out[:BOARD_SIZE] = encode_boards(np.array([me]), np.array([opp]))[0]
+        return
+    out[:192] = _UNITS[counts[_POINTS]].reshape(192)
+    out[192] = me[25] / 2
+    out[193] = opp[25] / 2
+    out[194] = me[0] / 15
+    out[195] = opp[0] / 15
+
+
+if PURE_PYTHON:
+    _board_kernel = None
+else:
+    from numba import njit
+
+    from ..core import batch as _batch
+
+    @njit(cache=True)
+    def _board_units(out, mine, theirs):
+        """The board part of ``"tesauro"`` into ``out[:196]`` (a kernel; the same values
+        as :func:`encode_boards`): ``mine`` and ``theirs`` are the actor's and his
+        opponent's 26 counts, each in its own numbering."""
+        for p in range(1, 25):
+            for base, c in ((4 * (p - 1), mine[p]), (92 + 4 * p, theirs[25 - p])):
+                out[base] = c >= 1
+                out[base + 1] = c >= 2
+                out[base + 2] = c >= 3
+                out[base + 3] = (c - 3) / 2 if c > 3 else 0
+        out[192] = mine[25] / 2
+        out[193] = theirs[25] / 2
+        out[194] = mine[0] / 15
+        out[195] = theirs[0] / 15
+
+    @njit(cache=True)
+    def _board_kernel(out, board, swapped):
+        """:func:`_board_units` for :meth:`Game.board_array
+        <bg_env.core.game.Game.board_array>` (``swapped``: from ``opp``'s side)."""
+        if swapped:
+            _board_units(out, board[26:], board[:26])
+        else:
+            _board_units(out, board[:26], board[26:])
+
+    @njit(cache=True)
+    def _games_tesauro(state, me, opp, sides, out):
+        """:func:`encode` ``"tesauro"`` for every game of a :class:`~bg_env.core.batch.Games`."""
+        for i in range(state.shape[0]):
+            s, side, o = state[i], sides[i], out[i]
+            o[:] = 0
+            phase = s[_batch.PHASE]
+            on_turn = side == s[_batch.TURN]
+            if on_turn:
+                _board_units(o, me[i], opp[i])
+            else:
+                _board_units(o, opp[i], me[i])
+            if phase == _batch.P_MOVE and on_turn:
+                for k in range(s[_batch.N_DICE]):
+                    o[195 + s[_batch.DIE0 + k]] += 0.25
+            o[202] = np.log2(s[_batch.CUBE_VALUE]) / 6
+            owner = s[_batch.CUBE_OWNER]
+            o[203 + (1 if owner == -1 else (0 if owner == side else 2))] = 1
+            if phase != _batch.P_OVER and _batch.actor(s) == side:
+                o[206] = phase == _batch.P_CUBE
+                o[207 + phase] = 1
+                if phase == _batch.P_MOVE:
+                    o[211] = s[_batch.MOVES_LEFT] / 4
+
+    @njit(cache=True)
+    def _games_compact(state, me, opp, sides, out):
+        """:func:`encode` ``"compact"`` for every game of a :class:`~bg_env.core.batch.Games`."""
+        dice = np.empty(4, np.int64)
+        for i in range(state.shape[0]):
+            s, side, o = state[i], sides[i], out[i]
+            o[:] = 0
+            phase = s[_batch.PHASE]
+            on_turn = side == s[_batch.TURN]
+            mine, theirs = (me[i], opp[i]) if on_turn else (opp[i], me[i])
+            for p in range(26):
+                o[p] = mine[p]
+                o[26 + p] = theirs[p]
+            if phase == _batch.P_MOVE and on_turn:
+                n = s[_batch.N_DICE]
+                dice[:n] = s[_batch.DIE0:_batch.DIE0 + n]
+                dice[:n].sort()
+                for k in range(n):
+                    o[52 + k] = dice[n - 1 - k]
+            o[56] = int(np.log2(s[_batch.CUBE_VALUE]))
+            owner = s[_batch.CUBE_OWNER]
+            o[57] = 0 if owner == -1 else (1 if owner == side else 2)
+            acting = phase != _batch.P_OVER and _batch.actor(s) == side
+            o[58] = phase if acting else -1
+            o[59] = s[_batch.MOVES_LEFT] if acting and phase == _batch.P_MOVE else 0
+
+
+def encode_games(games, sides: np.ndarray, encoder: str, out: np.ndarray) -> None:
+    """The observations of many games at once, into ``out`` (one row per game).
+
+    The same vectors as :func:`encode` gives for each game seen from ``sides[i]``.
+
+    Args:
+        games: a :class:`bg_env.core.batch.Games` (the numba fast path).
+        sides: ``int64[n]``, the side (0 or 1) each observation is for.
+        encoder: ``"tesauro"`` (``out`` float32) or ``"compact"`` (``out`` int8).
+        out: ``(n, size)`` array to write.
+    """
+    if PURE_PYTHON:
+        raise RuntimeError("encode_games needs the numba kernels (BG_ENV_PURE_PYTHON is set)")
+    if encoder == "tesauro":
+        _games_tesauro(games.state, games.me, games.opp, sides, out)
+    elif encoder == "compact":
+        _games_compact(games.state, games.me, games.opp, sides, out)
+    else:
+        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
 
 
 def _actor_view(game: Game, actor: int) -> Position:
@@ -110,16 +240,22 @@ def _dice_left(game: Game, actor: int) -> list[int]:
 
 def encode(game: Game, actor: int, encoder: str = "tesauro") -> np.ndarray:
     """The observation of ``game`` for side ``actor`` under ``encoder``."""
-    pos = _actor_view(game, actor)
     dice = _dice_left(game, actor)
     phase = _PHASES.index(game.phase) if game.phase in _PHASES else -1
     acting = game.phase != Phase.OVER and game.actor == actor
     if encoder == "tesauro":
         obs = np.zeros(TESAURO_SIZE, dtype=np.float32)
-        obs[:BOARD_SIZE] = encode_board(pos)
+        pos = game.position
+        if _board_kernel is not None:
+            _board_kernel(obs, game.board_array(), actor != game.turn)
+        elif actor == game.turn:
+            _encode_board_into(obs, pos.me, pos.opp)
+        else:
+            _encode_board_into(obs, pos.opp, pos.me)
         for d in dice:
             obs[196 + d - 1] += 0.25
-        obs[202] = np.log2(game.cube_value) / 6
+        log2 = _LOG2.get(game.cube_value)
+        obs[202] = np.log2(game.cube_value) / 6 if log2 is None else log2
         obs[203 + _owner_index(game, actor)] = 1
         obs[206] = float(acting and game.phase == Phase.CUBE)
         if acting and phase >= 0:
@@ -127,6 +263,7 @@ def encode(game: Game, actor: int, encoder: str = "tesauro") -> np.ndarray:
         obs[211] = game.moves_left / 4 if acting and game.phase == Phase.MOVE else 0
         return obs
     if encoder == "compact":
+        pos = _actor_view(game, actor)
         obs = np.zeros(COMPACT_SIZE, dtype=np.int8)
         obs[0:26] = pos.me
         obs[26:52] = pos.opp
