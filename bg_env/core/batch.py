@@ -1,0 +1,490 @@
+"""Many money games at once: the :class:`~bg_env.core.game.Game` state machine as numba
+kernels over arrays (the fast path of vector environments).
+
+Rules source: ``shared/RULES.md`` §1-§6, through :mod:`bg_env.core.game` (the truth: this
+module follows it decision by decision and is tested against it, in lockstep, on random
+games) and the move kernels of :mod:`bg_env.core.fast`.
+
+State of game ``i`` (:class:`Games` holds the arrays):
+
+* ``me[i]``, ``opp[i]``: the board from the side on turn (``int64[26]`` each, laid out as
+  :class:`~bg_env.core.position.Position`);
+* ``state[i]``: ``int64`` columns named by the constants below: the side on turn, the
+  phase (``P_CUBE``, ``P_TAKE``, ``P_BEAVER_TAKE``, ``P_MOVE``, ``P_OVER``: the order of
+  the observation's phase one-hot), the cube, the dice still to play, the turns played and,
+  once over, the result;
+* ``mask[i]``: ``bool[N_ACTIONS]``, the legal actions of the side that must decide now
+  (all false when the game is over);
+* ``seeds[i]``: the state of the game's own random generator (splitmix64; dice are drawn
+  as unbiased integers with Lemire's method). One seed, one game.
+
+Decisions with one answer are not asked, as in :class:`~bg_env.core.game.Game`: no cube
+question when doubling is not allowed, no step when no die can be played, and a checker
+move that is the only legal one is played automatically.
+
+Kernels trust their input: the boards come from :meth:`Games.reset` and the actions are
+checked against ``mask`` by :func:`act` (an illegal action changes nothing and reports
+``False``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
+from .fast import next_move_mask, turn_plan
+from .outcome import GAMMON_RULES
+
+__all__ = ["Games", "act", "reset_games", "start_episodes", "step_against_random", "OUTCOMES"]
+
+# columns of Games.state
+TURN, PHASE, CUBE_VALUE, CUBE_OWNER, CUBE_TURNED, PENDING = 0, 1, 2, 3, 4, 5
+MOVES_LEFT, LARGER_ONLY, N_DICE, DIE0 = 6, 7, 8, 9  # DIE0..DIE0+3: the dice still to play
+ROLL0, ROLL1, TURNS, WINNER, OUTCOME, POINTS = 13, 14, 15, 16, 17, 18
+N_PLAYED, PLAYED0 = 19, 20  # PLAYED0..PLAYED0+3: this turn's moves, action + 150 * hit
+N_COLUMNS = 24
+
+# phases (the order of the observation's phase one-hot)
+P_CUBE, P_TAKE, P_BEAVER_TAKE, P_MOVE, P_OVER = 0, 1, 2, 3, 4
+
+OUTCOMES = ("single", "gammon", "backgammon", "drop")
+"""Names of the ``OUTCOME`` codes 0..3."""
+
+# columns of the rules array (see Games.__init__)
+R_CUBE, R_JACOBY, R_BEAVER, R_AUTO_DOUBLES, R_MAX_CUBE, R_GAMMONS, R_ARITHMETIC = range(7)
+
+_U = np.uint64
+
+
+# --------------------------------------------------------------------- randomness
+@njit(cache=True)
+def _next_u32(seeds, i):
+    """The next 32 random bits of game ``i`` (splitmix64, high half)."""
+    z = seeds[i] + _U(0x9E3779B97F4A7C15)
+    seeds[i] = z
+    z = (z ^ (z >> _U(30))) * _U(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U(27))) * _U(0x94D049BB133111EB)
+    z = z ^ (z >> _U(31))
+    return z >> _U(32)
+
+
+@njit(cache=True)
+def _below(seeds, i, n):
+    """A uniform integer in ``0..n-1`` (Lemire's unbiased method)."""
+    bound = _U(n)
+    m = _next_u32(seeds, i) * bound
+    low = m & _U(0xFFFFFFFF)
+    if low < bound:
+        threshold = (_U(0x100000000) - bound) % bound
+        while low < threshold:
+            m = _next_u32(seeds, i) * bound
+            low = m & _U(0xFFFFFFFF)
+    return np.int64(m >> _U(32))
+
+
+@njit(cache=True)
+def _die(seeds, i):
+    return _below(seeds, i, 6) + 1
+
+
+# ------------------------------------------------------------------------- rules
+@njit(cache=True)
+def _next_cube(value, arithmetic):
+    """The cube value after one more double."""
+    if arithmetic:
+        return 2 if value < 2 else value + 1
+    return value * 2
+
+
+@njit(cache=True)
+def _cube_allowed(value, rules):
+    return rules[R_MAX_CUBE] == 0 or value <= rules[R_MAX_CUBE]
+
+
+@njit(cache=True)
+def _may_double(s, rules):
+    """Whether the side on turn may double now (RULES.md §6)."""
+    if rules[R_CUBE] == 0 or s[PHASE] == P_OVER:
+        return False
+    if s[CUBE_OWNER] != -1 and s[CUBE_OWNER] != s[TURN]:
+        return False
+    return _cube_allowed(_next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC]), rules)
+
+
+@njit(cache=True)
+def _may_beaver(s, rules):
+    value = _next_cube(s[PENDING], rules[R_ARITHMETIC])
+    return rules[R_BEAVER] != 0 and _cube_allowed(value, rules)
+
+
+@njit(cache=True)
+def actor(s):
+    """The side that must decide now (the doubled side during a take decision)."""
+    return 1 - s[TURN] if s[PHASE] == P_TAKE else s[TURN]
+
+
+@njit(cache=True)
+def _finish(s, winner, outcome, points):
+    s[PHASE] = P_OVER
+    s[WINNER] = winner
+    s[OUTCOME] = outcome
+    s[POINTS] = points
+    s[MOVES_LEFT] = 0
+    s[N_DICE] = 0
+
+
+@njit(cache=True)
+def _loss_kind(loser):
+    """0 single, 1 gammon, 2 backgammon (RULES.md §5; :func:`.outcome._loss_kind`)."""
+    if loser[0] != 0:
+        return 0
+    for p in range(19, 26):
+        if loser[p] != 0:
+            return 2
+    return 1
+
+
+@njit(cache=True)
+def _score(kind, s, rules):
+    """:func:`bg_env.core.outcome.score_points` for ``kind`` 0..2."""
+    multiplier = kind + 1
+    if rules[R_GAMMONS] == 2 or (rules[R_JACOBY] != 0 and s[CUBE_TURNED] == 0):
+        multiplier = 1
+    elif rules[R_GAMMONS] == 1:
+        multiplier = min(multiplier, 2)
+    return s[CUBE_VALUE] * multiplier
+
+
+@njit(cache=True)
+def _all_off(side):
+    for p in range(1, 26):
+        if side[p] != 0:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- turn sequence
+@njit(cache=True)
+def _start_play(s, me, opp, d1, d2):
+    """The dice are rolled: plan the play (:meth:`Game._start_play`); a turn with no
+    playable die is ended by :func:`_settle`."""
+    s[PHASE] = P_MOVE
+    s[ROLL0] = d1
+    s[ROLL1] = d2
+    if d1 == d2:
+        s[N_DICE] = 4
+        s[DIE0:DIE0 + 4] = d1
+    else:
+        s[N_DICE] = 2
+        s[DIE0] = d1
+        s[DIE0 + 1] = d2
+        s[DIE0 + 2:DIE0 + 4] = 0
+    s[N_PLAYED] = 0
+    moves, larger = turn_plan(me, opp, d1, d2)
+    s[MOVES_LEFT] = moves
+    s[LARGER_ONLY] = larger
+
+
+@njit(cache=True)
+def _begin_turn(s, me, opp, seeds, i, rules):
+    """The turn of the side on turn: the cube question when allowed, else roll."""
+    if _may_double(s, rules):
+        s[PHASE] = P_CUBE
+    else:
+        d1 = _die(seeds, i)
+        _start_play(s, me, opp, d1, _die(seeds, i))
+
+
+@njit(cache=True)
+def _end_turn(s, me, opp, seeds, i, rules):
+    """The play is complete: the game ends when the mover is off, else the other side
+    takes the turn (:meth:`Game._end_turn`)."""
+    if _all_off(me):
+        _finish(s, s[TURN], _loss_kind(opp), _score(_loss_kind(opp), s, rules))
+        return
+    if _all_off(opp):  # pragma: no cover - the game would have ended before
+        _finish(s, 1 - s[TURN], _loss_kind(me), _score(_loss_kind(me), s, rules))
+        return
+    s[TURNS] += 1
+    for p in range(26):
+        me[p], opp[p] = opp[p], me[p]
+    s[TURN] = 1 - s[TURN]
+    s[N_DICE] = 0
+    _begin_turn(s, me, opp, seeds, i, rules)
+
+
+@njit(cache=True)
+def _apply_move(s, me, opp, action):
+    """Play one checker move (unchecked) and use its die."""
+    source = action // 6 + 1
+    die = action % 6 + 1
+    dest = source - die
+    if dest < 0:
+        dest = 0
+    me[source] -= 1
+    me[dest] += 1
+    s[PLAYED0 + s[N_PLAYED]] = action
+    if dest >= 1 and opp[25 - dest] == 1:
+        opp[25 - dest] = 0
+        opp[25] += 1
+        s[PLAYED0 + s[N_PLAYED]] += 150
+    s[N_PLAYED] += 1
+    n = s[N_DICE]
+    for k in range(n):
+        if s[DIE0 + k] == die:
+            s[DIE0 + k] = s[DIE0 + n - 1]
+            s[DIE0 + n - 1] = 0
+            break
+    s[N_DICE] = n - 1
+    s[MOVES_LEFT] -= 1
+
+
+@njit(cache=True)
+def _settle(s, me, opp, seeds, i, rules, mask):
+    """Play forced moves and end finished turns until a real decision or the end of the
+    game (:meth:`Game.settle`), then write the decider's legal actions into ``mask``."""
+    mask[:] = False
+    while True:
+        phase = s[PHASE]
+        if phase == P_OVER:
+            return
+        if phase == P_CUBE:
+            mask[ROLL] = True
+            mask[DOUBLE] = True
+            return
+        if phase == P_TAKE or phase == P_BEAVER_TAKE:
+            mask[TAKE] = True
+            mask[DROP] = True
+            if phase == P_TAKE and _may_beaver(s, rules):
+                mask[BEAVER] = True
+            return
+        if s[MOVES_LEFT] == 0:
+            _end_turn(s, me, opp, seeds, i, rules)
+            continue
+        moves = next_move_mask(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[MOVES_LEFT], s[LARGER_ONLY])
+        only = -1
+        count = 0
+        for a in range(150):
+            if moves[a]:
+                count += 1
+                only = a
+        if count != 1:
+            mask[:150] = moves
+            return
+        _apply_move(s, me, opp, only)
+
+
+@njit(cache=True)
+def _open(s, me, opp, seeds, i, rules, mask):
+    """A new game from the standard start (:meth:`Game.opening`): each side rolls one die,
+    ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both."""
+    for p in range(26):
+        me[p] = 0
+        opp[p] = 0
+    for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        me[p] = n
+        opp[p] = n
+    s[:] = 0
+    s[CUBE_VALUE] = 1
+    s[CUBE_OWNER] = -1
+    s[WINNER] = -1
+    s[OUTCOME] = -1
+    ties = 0
+    while True:
+        a = _die(seeds, i)
+        b = _die(seeds, i)
+        if a != b:
+            break
+        if ties < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0:
+            ties += 1
+            s[CUBE_VALUE] = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
+    s[TURN] = 0 if a > b else 1
+    _start_play(s, me, opp, max(a, b), min(a, b))
+    _settle(s, me, opp, seeds, i, rules, mask)
+
+
+@njit(cache=True)
+def _act(s, me, opp, seeds, i, rules, mask, action):
+    """:meth:`Game.step` for game ``i``; ``False`` (nothing changed) when illegal."""
+    if action < 0 or action >= N_ACTIONS or not mask[action]:
+        return False
+    phase = s[PHASE]
+    if phase == P_MOVE:
+        _apply_move(s, me, opp, action)
+    elif phase == P_CUBE:
+        if action == DOUBLE:
+            s[PENDING] = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
+            s[PHASE] = P_TAKE
+        else:
+            d1 = _die(seeds, i)
+            _start_play(s, me, opp, d1, _die(seeds, i))
+    else:
+        taker = 1 - s[TURN] if phase == P_TAKE else s[TURN]
+        if action == DROP:
+            _finish(s, 1 - taker, 3, s[CUBE_VALUE])
+        elif action == BEAVER:
+            s[CUBE_VALUE] = s[PENDING]
+            s[PENDING] = _next_cube(s[PENDING], rules[R_ARITHMETIC])
+            s[PHASE] = P_BEAVER_TAKE
+        else:  # TAKE
+            s[CUBE_VALUE] = s[PENDING]
+            s[CUBE_OWNER] = 1 - s[TURN]
+            s[CUBE_TURNED] = 1
+            d1 = _die(seeds, i)
+            _start_play(s, me, opp, d1, _die(seeds, i))
+    _settle(s, me, opp, seeds, i, rules, mask)
+    return True
+
+
+@njit(cache=True)
+def _random_action(seeds, i, mask):
+    """A uniform choice among the legal actions (ascending order, as RandomPolicy)."""
+    count = 0
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            count += 1
+    k = _below(seeds, i, count)
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+# ---------------------------------------------------------------- batch kernels
+@njit(cache=True)
+def reset_games(state, me, opp, seeds, rules, mask, which):
+    """Start a new game in every ``i`` with ``which[i]``."""
+    for i in range(state.shape[0]):
+        if which[i]:
+            _open(state[i], me[i], opp[i], seeds, i, rules, mask[i])
+
+
+@njit(cache=True)
+def act(state, me, opp, seeds, rules, mask, actions, legal):
+    """Apply ``actions[i]`` in every game with ``actions[i] >= 0`` (both sides are
+    driven from outside); ``legal[i]`` says whether it was legal (an illegal one changes
+    nothing)."""
+    for i in range(state.shape[0]):
+        if actions[i] >= 0:
+            legal[i] = _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i])
+
+
+@njit(cache=True)
+def _opponent_turns(s, me, opp, seeds, i, rules, mask, side, max_turns):
+    """A uniformly random opponent decides until ``side`` must act; returns 0 then, 1
+    when the game is over, 2 when truncated (``max_turns > 0`` turns reached first; the
+    environments check it after every decision)."""
+    while True:
+        if s[PHASE] == P_OVER:
+            return 1
+        if max_turns > 0 and s[TURNS] >= max_turns:
+            return 2
+        if actor(s) == side:
+            return 0
+        _act(s, me, opp, seeds, i, rules, mask, _random_action(seeds, i, mask))
+
+
+@njit(cache=True)
+def start_episodes(state, me, opp, seeds, rules, mask, which, sides, learner, max_turns):
+    """New games against a random opponent where ``which[i]``: the learner's side is
+    ``learner`` (0 or 1), or drawn from the game's generator when ``learner < 0``; the
+    opponent plays until the learner must decide (a game that ends first is replayed)."""
+    for i in range(state.shape[0]):
+        if not which[i]:
+            continue
+        while True:
+            sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
+            _open(state[i], me[i], opp[i], seeds, i, rules, mask[i])
+            if _opponent_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i], sides[i],
+                               max_turns) == 0:
+                break
+
+
+@njit(cache=True)
+def step_against_random(state, me, opp, seeds, rules, mask, sides, actions, max_turns, status):
+    """The learner of game ``i`` plays ``actions[i]``, then a random opponent until the
+    learner must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
+    truncated, 3 the action was illegal (nothing changed)."""
+    for i in range(state.shape[0]):
+        if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i]):
+            status[i] = 3
+            continue
+        status[i] = _opponent_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i],
+                                    sides[i], max_turns)
+
+
+class Games:
+    """The arrays of ``n`` games under one set of rules, and their generators.
+
+    Args:
+        n: how many games.
+        rules: a :class:`~bg_env.core.game.Rules`.
+    """
+
+    def __init__(self, n: int, rules) -> None:
+        self.n = n
+        self._rules_object = rules
+        self.rules = np.array(
+            [rules.cube, rules.jacoby, rules.beaver, rules.auto_doubles, rules.max_cube,
+             GAMMON_RULES.index(rules.gammons), rules.cube_progression == "arithmetic"],
+            dtype=np.int64,
+        )
+        self.state = np.zeros((n, N_COLUMNS), dtype=np.int64)
+        self.state[:, PHASE] = P_OVER
+        self.me = np.zeros((n, 26), dtype=np.int64)
+        self.opp = np.zeros((n, 26), dtype=np.int64)
+        self.mask = np.zeros((n, N_ACTIONS), dtype=bool)
+        self.seeds = np.zeros(n, dtype=np.uint64)
+        self.seed(None)
+
+    def seed(self, seed=None) -> None:
+        """Seed the generators: ``None`` (fresh entropy for every game), an int (game ``i``
+        gets ``seed + i``, as Stable-Baselines3 seeds vector envs), or one seed per game
+        (``None`` entries keep their generator)."""
+        if seed is None or isinstance(seed, (int, np.integer)):
+            seeds, fresh = [None if seed is None else int(seed) + i for i in range(self.n)], True
+        else:
+            seeds, fresh = list(seed), False
+        for i, s in enumerate(seeds):
+            if s is not None or fresh:
+                self.seeds[i] = np.random.SeedSequence(s).generate_state(1, np.uint64)[0]
+
+    def game(self, i: int):
+        """Game ``i`` as a :class:`~bg_env.core.game.Game` in the same state (a copy, for
+        inspection and tests; its forced moves are already played)."""
+        from .game import Game, GameResult, Phase
+        from .moves import Move
+        from .position import Position
+
+        s = self.state[i].tolist()
+        phase = (Phase.CUBE, Phase.TAKE, Phase.BEAVER_TAKE, Phase.MOVE, Phase.OVER)[s[PHASE]]
+        me, opp = self.me[i].tolist(), self.opp[i].tolist()
+        g = Game(self._rules_object, Position(tuple(me), tuple(opp)), turn=s[TURN], phase=phase,
+                 cube_value=s[CUBE_VALUE], cube_owner=s[CUBE_OWNER],
+                 cube_turned=bool(s[CUBE_TURNED]), turns=s[TURNS])
+        g._pending = s[PENDING]
+        if phase == Phase.MOVE:
+            g.dice = (s[ROLL0], s[ROLL1])
+            g.remaining = s[DIE0:DIE0 + s[N_DICE]]
+            g.moves_left, g.larger_only = s[MOVES_LEFT], s[LARGER_ONLY]
+            g.played = [Move(c % 150 // 6 + 1, c % 6 + 1, c >= 150)
+                        for c in s[PLAYED0:PLAYED0 + s[N_PLAYED]]]
+            for m in reversed(g.played):  # back to the position the dice were rolled in
+                me[m.source] += 1
+                me[m.dest] -= 1
+                if m.hit:
+                    opp[25 - m.dest], opp[25] = 1, opp[25] - 1
+            g._turn_start = Position(tuple(me), tuple(opp))
+            g._settled = True
+        if phase == Phase.OVER:
+            g.result = GameResult(s[WINNER], OUTCOMES[s[OUTCOME]], s[CUBE_VALUE], s[POINTS])
+        return g
+
+    def reset(self, which: np.ndarray | None = None) -> None:
+        """Start new games (all, or where ``which`` is true)."""
+        if which is None:
+            which = np.ones(self.n, dtype=bool)
+        reset_games(self.state, self.me, self.opp, self.seeds, self.rules, self.mask, which)

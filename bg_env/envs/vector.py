@@ -1,0 +1,278 @@
+"""Vector environments for Stable-Baselines3: many games stepped in one call.
+
+Description:
+    ``make_vec_env(num_envs, opponent="random")`` returns a Stable-Baselines3 ``VecEnv`` of
+    ``num_envs`` single-agent games, each the :class:`~bg_env.envs.gym_env.BackgammonEnv`
+    view: one learner against an opponent, one step per learner decision. Against the
+    built-in random opponent with the checker-move view, all games live in numpy arrays
+    and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
+    learner's action, then the opponent's decisions until the learner must act again);
+    nothing runs per game in Python but the bookkeeping of finished episodes. Other
+    opponents (agents, callables, specs) and the play-level view (``view="plays"``,
+    :mod:`bg_env.envs.play_env`) run their Gymnasium envs one after the other
+    (:class:`GymVecEnv`, Stable-Baselines3's ``DummyVecEnv``).
+
+Observation:
+    ``(num_envs, size)``: the Gymnasium env's observation of each game (the learner's
+    side, :mod:`bg_env.envs.observation`). :meth:`BackgammonVecEnv.action_masks` gives
+    the legal actions, ``(num_envs, N_ACTIONS)`` bool, and
+    ``env_method("action_masks")`` the same per game, so sb3-contrib's
+    ``get_action_masks`` and ``MaskablePPO`` work.
+
+Action:
+    ``(num_envs,)`` actions of ``Discrete(156)`` (:mod:`bg_env.actions`).
+
+Rewards:
+    As the Gymnasium env: 0 until a game ends, then +-points (or +-1 with
+    ``reward="win"``) from the learner's side; ``illegal_reward`` for an illegal action.
+
+Episode End:
+    A finished game (or one truncated at ``max_turns``, or ended by an illegal action) is
+    reported with ``done``; its info holds ``terminal_observation``,
+    ``TimeLimit.truncated``, and ``outcome``, ``cube_value``, ``points``, ``winner`` (or
+    ``illegal_action``), and the env starts a new game at once (Stable-Baselines3's
+    auto-reset). Each new game draws the learner's colour unless ``learner`` fixes it; a
+    game that would end before the learner's first decision (only possible with a tiny
+    ``max_turns``) is replayed.
+
+Arguments:
+    See :func:`make_vec_env`.
+
+Seeding:
+    Every game of the fast path has its own generator; ``seed=s`` (or ``venv.seed(s)``
+    before ``reset()``) seeds game ``i`` with ``s + i``. Same seed and actions, same games.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
+
+from ..core import batch
+from ..core.actions import N_ACTIONS
+from ..core.game import PURE_PYTHON, IllegalActionError
+from .backgammon import EnvConfig
+from .gym_env import BackgammonEnv
+from .observation import encode_games, observation_space
+
+__all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "bench_vec_env"]
+
+VIEWS = ("moves", "plays")
+_AGENTS = ("player_0", "player_1")
+
+
+def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
+                 seed: int | None = None, **config) -> VecEnv:
+    """``num_envs`` games for Stable-Baselines3, stepped together.
+
+    Args:
+        num_envs: how many games.
+        opponent: ``"random"`` (the fast path), or anything the Gymnasium env takes: an
+            agent, a callable, a spec string for ``agents.load_agent``.
+        view: ``"moves"`` (one checker move a step, :mod:`bg_env.envs.gym_env`) or
+            ``"plays"`` (one whole play a step, :mod:`bg_env.envs.play_env`).
+        seed: game ``i`` is seeded with ``seed + i`` at the first ``reset()``.
+        **config: the Gymnasium env's arguments (``learner``, ``illegal_action``,
+            ``illegal_reward``, and the :class:`~bg_env.envs.backgammon.EnvConfig` keys;
+            for ``"plays"``, those of :class:`~bg_env.envs.play_env.BackgammonPlaysEnv`).
+
+    Raises:
+        ValueError: a bad ``num_envs``, ``view`` or configuration.
+    """
+    if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        raise ValueError(f"num_envs={num_envs!r}: expected a positive integer")
+    if view not in VIEWS:
+        raise ValueError(f"view={view!r}: expected one of {list(VIEWS)}")
+    if view == "plays":
+        from .play_env import BackgammonPlaysEnv
+
+        make = lambda: BackgammonPlaysEnv(opponent=opponent, **config)  # noqa: E731
+        venv: VecEnv = GymVecEnv([make] * num_envs)
+    elif opponent == "random" and not PURE_PYTHON and config.get("render_mode") is None:
+        venv = BackgammonVecEnv(num_envs, **config)
+    else:
+        venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)
+    if seed is not None:
+        venv.seed(seed)
+    return venv
+
+
+class GymVecEnv(DummyVecEnv):
+    """Stable-Baselines3's ``DummyVecEnv`` with :meth:`action_masks` (the general path:
+    any opponent, either view)."""
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, n_actions)`` bool: each game's legal actions."""
+        return np.stack(self.env_method("action_masks"))
+
+
+class BackgammonVecEnv(VecEnv):
+    """Games against the built-in random opponent, all stepped by one kernel call.
+
+    Args:
+        num_envs: how many games.
+        learner: ``None`` (the learner's colour drawn per game), ``"player_0"`` or
+            ``"player_1"``.
+        illegal_action: ``"lose"`` (the game ends, reward ``illegal_reward``) or
+            ``"raise"`` (:class:`~bg_env.core.game.IllegalActionError`, nothing stepped).
+        illegal_reward: the reward for an illegal action under ``"lose"``.
+        **config: :class:`~bg_env.envs.backgammon.EnvConfig` keys (no ``render_mode``).
+    """
+
+    def __init__(self, num_envs: int, learner: str | None = None, illegal_action: str = "lose",
+                 illegal_reward: float = -1.0, **config):
+        if learner not in (None,) + _AGENTS:
+            raise ValueError(f"learner={learner!r}: expected None, 'player_0' or 'player_1'")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
+        self.config = EnvConfig.from_kwargs(**config)
+        if self.config.render_mode is not None:
+            raise ValueError("render_mode: the fast vector env does not render; use GymVecEnv")
+        self.render_mode = None
+        self.games = batch.Games(num_envs, self.config.rules())
+        self._learner = -1 if learner is None else _AGENTS.index(learner)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self._max_turns = self.config.max_turns or 0
+        self._value = self.config.reward == "points"
+        space = observation_space(self.config.observation)
+        self.sides = np.zeros(num_envs, dtype=np.int64)
+        """The learner's side (0 = ``player_0``) in each game."""
+        self._obs = np.zeros((num_envs,) + space.shape, dtype=space.dtype)
+        self._status = np.zeros(num_envs, dtype=np.int64)
+        self._actions = np.zeros(num_envs, dtype=np.int64)
+        super().__init__(num_envs, space, spaces.Discrete(N_ACTIONS))
+
+    # ----------------------------------------------------------------- VecEnv API
+    def reset(self) -> np.ndarray:
+        if any(self._options):
+            raise ValueError(
+                "reset options (start positions, dice) are not supported by the fast vector "
+                "env; use make_vec_env with another opponent, or GymVecEnv"
+            )
+        if any(s is not None for s in self._seeds):
+            self.games.seed(self._seeds)
+        self._reset_seeds()
+        self._reset_options()
+        self._start(np.ones(self.num_envs, dtype=bool))
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self._observe()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self):
+        g, actions = self.games, self._actions
+        if self.illegal_action == "raise":
+            legal = (actions >= 0) & (actions < N_ACTIONS)
+            legal[legal] = g.mask[np.flatnonzero(legal), actions[legal]]
+            if not legal.all():
+                i = int(np.flatnonzero(~legal)[0])
+                raise IllegalActionError(
+                    f"env {i}: action {actions[i]} is not legal; legal: "
+                    f"{np.flatnonzero(g.mask[i]).tolist()}"
+                )
+        batch.step_against_random(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, self.sides,
+                                  actions, self._max_turns, self._status)
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = self._status != 0
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        if dones.any():
+            self._finish_episodes(dones, rewards, infos)
+        return self._observe(), rewards, dones, infos
+
+    def _finish_episodes(self, dones: np.ndarray, rewards: np.ndarray, infos: list[dict]) -> None:
+        """Rewards and infos of the finished games, then new games in their place."""
+        terminal = self._observe()
+        state = self.games.state
+        for i in np.flatnonzero(dones).tolist():
+            status = self._status[i]
+            info = infos[i]
+            info["terminal_observation"] = terminal[i]
+            info["TimeLimit.truncated"] = bool(status == 2)
+            if status == 1:
+                points = int(state[i, batch.POINTS])
+                winner = int(state[i, batch.WINNER])
+                value = points if self._value else 1
+                rewards[i] = value if winner == self.sides[i] else -value
+                info.update(outcome=batch.OUTCOMES[state[i, batch.OUTCOME]], points=points,
+                            cube_value=int(state[i, batch.CUBE_VALUE]), winner=_AGENTS[winner])
+            elif status == 3:
+                rewards[i] = self.illegal_reward
+                info["illegal_action"] = int(self._actions[i])
+        self._start(dones)
+
+    def _start(self, which: np.ndarray) -> None:
+        g = self.games
+        batch.start_episodes(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, which, self.sides,
+                             self._learner, self._max_turns)
+
+    def _observe(self) -> np.ndarray:
+        encode_games(self.games, self.sides, self.config.observation, self._obs)
+        return self._obs.copy()
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, N_ACTIONS)`` bool: the legal actions of each game's learner."""
+        return self.games.mask.copy()
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------ per-env attribute access
+    def _indices(self, indices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, (int, np.integer)):
+            return [int(indices)]
+        return [int(i) for i in indices]
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        """``action_masks`` (one callable per game, as sb3-contrib checks for it),
+        ``learner`` (each game's learner), or an attribute shared by all games."""
+        idx = self._indices(indices)
+        if attr_name == "action_masks":
+            return [lambda i=i: self.games.mask[i].copy() for i in idx]
+        if attr_name == "learner":
+            return [_AGENTS[self.sides[i]] for i in idx]
+        value = getattr(self, attr_name)
+        return [value for _ in idx]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        """Set an attribute shared by all games (they have no separate objects)."""
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None,
+                   **method_kwargs) -> list[Any]:
+        """``action_masks`` per game (what ``get_action_masks`` stacks)."""
+        return [f(*method_args, **method_kwargs) for f in self.get_attr(method_name, indices)]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+
+def bench_vec_env(seconds: float = 3.0, num_envs: int = 64) -> tuple[float, float]:
+    """Random self-play, cube off, through :func:`make_vec_env`: ``(games/s, steps/s)``,
+    a step being one learner decision in one game (the opponent's are not counted)."""
+    venv = make_vec_env(num_envs, cube=False, seed=0)
+    rng = np.random.default_rng(0)
+    venv.reset()
+    venv.step(_random_actions(venv.action_masks(), rng))  # compile / load the kernels
+    games = steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        _, _, dones, _ = venv.step(_random_actions(venv.action_masks(), rng))
+        games += int(dones.sum())
+        steps += num_envs
+    dt = time.perf_counter() - t0
+    return games / dt, steps / dt
+
+
+def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniform legal action per row of ``masks``."""
+    keys = rng.random(masks.shape)
+    keys[~masks] = -1.0
+    return keys.argmax(axis=1)

@@ -1,0 +1,168 @@
+"""The batched game kernels (``bg_env.core.batch``) in lockstep with :class:`Game`.
+
+Both are driven by the same dice: the Game gets a Python copy of the batch's generator
+(splitmix64 and Lemire's bounded integers), so the same seed gives the same rolls, and
+both sides' decisions are made by the test. After every decision the batch state must be
+the Game's: board, phase, cube, dice, moves, mask, result; and the batch observations must
+be :func:`~bg_env.envs.observation.encode`'s, from both sides, with both encoders.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from bg_env.actions import N_ACTIONS, ROLL, TAKE  # noqa: E402
+from bg_env.core import batch  # noqa: E402
+from bg_env.core.game import Game, Phase, Rules  # noqa: E402
+from bg_env.envs.observation import ENCODERS, encode, encode_games  # noqa: E402
+
+_M64 = (1 << 64) - 1
+PHASES = (Phase.CUBE, Phase.TAKE, Phase.BEAVER_TAKE, Phase.MOVE, Phase.OVER)
+RULES = {
+    "nocube": Rules(cube=False),
+    "default": Rules(),
+    "beaver_jacoby": Rules(beaver=True, jacoby=True),
+    "auto_arith": Rules(auto_doubles=3, cube_progression="arithmetic", max_cube=0,
+                        gammons="no_backgammons"),
+    "small_cube": Rules(max_cube=4, gammons="none", beaver=True),
+}
+
+
+class SplitMix:
+    """The batch's per-game generator in Python, with the ``integers`` that Game calls."""
+
+    def __init__(self, state: int):
+        self.state = int(state)
+
+    def _u32(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _M64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return (z ^ (z >> 31)) >> 32
+
+    def _below(self, n: int) -> int:
+        m = self._u32() * n
+        if m & 0xFFFFFFFF < n:
+            threshold = (2**32 - n) % n
+            while m & 0xFFFFFFFF < threshold:
+                m = self._u32() * n
+        return m >> 32
+
+    def integers(self, low, high=None, size=None):
+        if high is None:
+            low, high = 0, low
+        if size is None:
+            return low + self._below(high - low)
+        return np.array([low + self._below(high - low) for _ in range(size)])
+
+
+def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:
+    s = games.state[i]
+    where = f"{game.position.position_id()} phase {game.phase} dice {game.dice}"
+    assert PHASES[s[batch.PHASE]] == game.phase, where
+    assert (s[batch.TURN], s[batch.TURNS]) == (game.turn, game.turns), where
+    assert tuple(games.me[i]) == game.position.me, where
+    assert tuple(games.opp[i]) == game.position.opp, where
+    assert (s[batch.CUBE_VALUE], s[batch.CUBE_OWNER], s[batch.CUBE_TURNED]) == (
+        game.cube_value, game.cube_owner, int(game.cube_turned)), where
+    assert (games.mask[i] == game.legal_mask()).all(), where
+    if game.phase == Phase.OVER:
+        r = game.result
+        assert (s[batch.WINNER], batch.OUTCOMES[s[batch.OUTCOME]], s[batch.POINTS]) == (
+            r.winner, r.outcome, r.points), where
+    copy = games.game(i)
+    assert (copy.legal_mask() == game.legal_mask()).all(), where
+    if game.phase == Phase.MOVE:
+        assert sorted(copy.remaining) == sorted(game.remaining), where
+        assert (copy.moves_left, copy.larger_only, copy.dice) == (
+            game.moves_left, game.larger_only, game.dice), where
+        assert copy.played == game.played and copy.turn_start == game.turn_start, where
+    for encoder in ENCODERS:
+        for side in (0, 1):
+            expected = encode(game, side, encoder)
+            out = np.zeros((1, expected.size), expected.dtype)
+            encode_games(games, np.array([side]), encoder, out)
+            np.testing.assert_array_equal(out[0], expected,
+                                          err_msg=f"{encoder} side {side}: {where}")
+
+
+def pick(legal: list[int], rnd: random.Random) -> int:
+    """Mostly roll and take, so that games last."""
+    if ROLL in legal and rnd.random() < 0.8:
+        return ROLL
+    if TAKE in legal and rnd.random() < 0.8:
+        return TAKE
+    return rnd.choice(legal)
+
+
+def play_lockstep(rules: Rules, seed: int) -> int:
+    games = batch.Games(1, rules)
+    games.seed(seed)
+    dice = SplitMix(games.seeds[0])
+    games.reset()
+    game = Game(rules)
+    game.opening(dice)
+    game.settle(dice)
+    rnd = random.Random(seed)
+    legal_flag = np.zeros(1, dtype=bool)
+    steps = 0
+    assert_same(game, games)
+    while game.phase != Phase.OVER:
+        legal = game.legal_actions()
+        if rnd.random() < 0.03:  # an illegal action (or one out of range) changes nothing
+            bad = rnd.choice([a for a in range(N_ACTIONS + 2) if a not in legal])
+            batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                      np.array([bad]), legal_flag)
+            assert not legal_flag[0]
+            assert_same(game, games)
+        action = pick(legal, rnd)
+        game.step(action, dice)
+        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                  np.array([action]), legal_flag)
+        assert legal_flag[0]
+        assert_same(game, games)
+        steps += 1
+    assert dice.state == int(games.seeds[0])  # the same number of draws
+    return steps
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_lockstep_with_game(name):
+    steps = sum(play_lockstep(RULES[name], seed) for seed in range(3))
+    assert steps > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(RULES))
+def test_lockstep_with_game_many(name):
+    for seed in range(3, 40):
+        play_lockstep(RULES[name], seed)
+
+
+def test_same_seed_same_games():
+    runs = []
+    for _ in range(2):
+        games = batch.Games(8, Rules())
+        games.seed(5)
+        games.reset()
+        runs.append((games.state.copy(), games.me.copy(), games.seeds.copy()))
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)
+    other = batch.Games(8, Rules())
+    other.seed(6)
+    other.reset()
+    assert not np.array_equal(other.seeds, runs[0][2])
+
+
+def test_dice_are_uniform():
+    games = batch.Games(1, Rules(cube=False))
+    games.seed(0)
+    rolls = SplitMix(games.seeds[0])
+    counts = np.bincount([rolls.integers(1, 7) for _ in range(60000)], minlength=7)[1:]
+    assert counts.min() > 9500 and counts.max() < 10500
