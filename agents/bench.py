@@ -1,17 +1,27 @@
 """``bg-env bench``: speed side by side, in one run, on this machine.
 
 Random self-play with the cube off through each layer (the core, the raw AEC env,
-``env()`` with wrappers, the Gymnasium env) and legal-play generation (the pure-Python
-generator, the numba fast path when present, and GNU Backgammon's C generator through
-gnubg-nn when installed). OpenSpiel (``pyspiel``) and pgx are measured too when
+``env()`` with wrappers, the Gymnasium env, the vector env) and legal-play generation
+(the pure-Python generator, the numba fast path when present, and GNU Backgammon's C
+generator through gnubg-nn when installed). OpenSpiel (``pyspiel``) is measured too when
 installed (the optional ``[bench]`` extra). Each measurement runs for about ``seconds``;
 ratios are to OpenSpiel when it was measured, else to the raw env.
+
+Every self-play row uses the same random agent: a uniform pick among the legal actions
+from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a step of
+these envs, and would mostly measure itself). OpenSpiel's chance nodes are sampled the
+same way. The vector env picks for all its games at once with numpy.
+
+Last, MaskablePPO (sb3-contrib, when installed) trains for about 2048 steps on the vector
+env: the training throughput, and the share of the wall time spent inside the env's calls
+(measured by a wrapper), over the whole of ``learn()`` and over the rollouts alone.
 """
 
 from __future__ import annotations
 
 import json
 import platform
+import random
 import time
 from typing import Callable
 
@@ -61,14 +71,14 @@ def _core_game(seed_box=[0]) -> int:
 def _aec_game(env, seed_box=[0]) -> int:
     seed_box[0] += 1
     env.reset(seed=seed_box[0])
-    rng = np.random.default_rng(seed_box[0])
+    pick = random.Random(seed_box[0]).randrange
     steps = 0
     while True:
         agent = env.agent_selection
         if env.terminations[agent] or env.truncations[agent]:
             break
-        mask = env.observe(agent)["action_mask"]
-        env.step(int(rng.choice(np.flatnonzero(mask))))
+        legal = env.observe(agent)["action_mask"].nonzero()[0]
+        env.step(int(legal[pick(len(legal))]))
         steps += 1
     return steps
 
@@ -76,11 +86,11 @@ def _aec_game(env, seed_box=[0]) -> int:
 def _gym_episode(env, seed_box=[0]) -> int:
     seed_box[0] += 1
     env.reset(seed=seed_box[0])
-    rng = np.random.default_rng(seed_box[0])
+    pick = random.Random(seed_box[0]).randrange
     steps, done = 0, False
     while not done:
-        action = int(rng.choice(np.flatnonzero(env.unwrapped.action_masks())))
-        _, _, term, trunc, _ = env.step(action)
+        legal = env.unwrapped.action_masks().nonzero()[0]
+        _, _, term, trunc, _ = env.step(int(legal[pick(len(legal))]))
         done = term or trunc
         steps += 1
     return steps
@@ -107,7 +117,7 @@ def _openspiel(seconds: float):
     except ImportError:
         return None
     game = pyspiel.load_game("backgammon")
-    rng = np.random.default_rng(0)
+    rnd = random.Random(0)
 
     def one() -> int:
         state = game.new_initial_state()
@@ -115,13 +125,90 @@ def _openspiel(seconds: float):
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                state.apply_action(rnd.choices(outcomes, probs)[0])
             else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
+                legal = state.legal_actions()
+                state.apply_action(legal[rnd.randrange(len(legal))])
                 steps += 1
         return steps
 
     return _timed(one, seconds)
+
+
+def _timers():
+    """A VecEnv wrapper adding up the time spent in the env's calls, and a callback adding
+    up the time spent collecting rollouts (imported late: SB3 is optional)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class TimedVecEnv(VecEnvWrapper):
+        def __init__(self, venv):
+            super().__init__(venv)
+            self.seconds = 0.0
+
+        def _time(self, fn, *args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - t0
+
+        def reset(self):
+            return self._time(self.venv.reset)
+
+        def step_async(self, actions):
+            self._time(self.venv.step_async, actions)
+
+        def step_wait(self):
+            return self._time(self.venv.step_wait)
+
+        def env_method(self, method_name, *args, indices=None, **kwargs):
+            return self._time(self.venv.env_method, method_name, *args, indices=indices, **kwargs)
+
+    class RolloutTimer(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.seconds = 0.0
+
+        def _on_rollout_start(self) -> None:
+            self._t0 = time.perf_counter()
+
+        def _on_rollout_end(self) -> None:
+            self.seconds += time.perf_counter() - self._t0
+
+        def _on_step(self) -> bool:
+            return True
+
+    return TimedVecEnv, RolloutTimer
+
+
+def _ppo_training(steps: int = 2048, num_envs: int = 16):
+    """MaskablePPO (SB3 defaults but ``n_steps``, one torch thread) learning ``steps`` on
+    the vector env, cube off: ``(steps/s, env share of learn(), env share of the
+    rollouts)``, or None without sb3-contrib."""
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        from bg_env.envs.vector import make_vec_env
+    except ImportError:
+        return None
+    TimedVecEnv, RolloutTimer = _timers()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # one core, as the other rows; no oversubscription when loaded
+    try:
+        # warm-up (kernels, torch's first passes) on a tiny run
+        MaskablePPO("MlpPolicy", make_vec_env(num_envs, cube=False, seed=1), n_steps=4,
+                    batch_size=num_envs * 4, n_epochs=1, seed=1).learn(num_envs * 4)
+        venv = TimedVecEnv(make_vec_env(num_envs, cube=False, seed=0))
+        model = MaskablePPO("MlpPolicy", venv, n_steps=steps // num_envs, seed=0)
+        venv.seconds, rollouts = 0.0, RolloutTimer()
+        t0 = time.perf_counter()
+        model.learn(steps, callback=rollouts)
+        wall = time.perf_counter() - t0
+    finally:
+        torch.set_num_threads(threads)
+    return steps / wall, venv.seconds / wall, venv.seconds / rollouts.seconds
 
 
 def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
@@ -146,11 +233,11 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
     genv = gymnasium.make("bg_env/Backgammon-v0", opponent="random", cube=False)
     add("Gymnasium env (vs random)", "episodes", _timed(lambda: _gym_episode(genv), seconds))
     try:
-        from bg_env.envs.vector import bench_vec_env  # issue 5's vector env, when present
+        from bg_env.envs.vector import bench_vec_env
     except ImportError:
         bench_vec_env = None
     if bench_vec_env is not None:
-        add("vector env", "games", bench_vec_env(seconds))
+        add("vector env (64 games)", "games", bench_vec_env(seconds))
     add("OpenSpiel pyspiel", "games", _openspiel(seconds))
 
     cases = _movegen_cases()
@@ -188,7 +275,11 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
     except ImportError:
         pass
 
+    training = _ppo_training() if bench_vec_env is not None else None
     out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds, "rows": rows}
+    if training is not None:
+        out["maskable_ppo"] = {"steps_per_s": training[0], "env_share": training[1],
+                               "env_share_of_rollouts": training[2]}
     if as_json:
         print(json.dumps(out, indent=2))
         return out
@@ -203,4 +294,8 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
         print(f"{name:34s} {r['per_s']:10.1f} {r['unit']:>3.3s} {steps} {ratio:8.2f}")
     print("\nratios: games to OpenSpiel (or the raw env when OpenSpiel is absent); "
           "calls to gnubg-nn (or pure Python)")
+    if training is not None:
+        print("\nMaskablePPO on the vector env (16 games, 2048 steps, SB3 defaults, "
+              f"1 torch thread): {training[0]:.0f} steps/s; env {training[1]:.1%} of the wall time "
+              f"({training[2]:.1%} of the rollouts)")
     return out
