@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from numba import njit
 from torch import nn
 
 from bg_env.core.moves import Play
 from bg_env.core.position import Position
 from bg_env.envs.observation import encode_boards
+from bg_env.envs.play_env import candidate_features, play_features
 
 from .base import PlayAgent
 
@@ -57,46 +57,16 @@ def features_reference(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def _features_kernel(me, opp, out):
-    for i in range(me.shape[0]):
-        pip_me = 0.0
-        pip_opp = 0.0
-        back_me = 0
-        back_opp = 0
-        for p in range(1, 26):
-            pip_me += p * me[i, p]
-            pip_opp += p * opp[i, p]
-            if me[i, p] > 0:
-                back_me = p
-            if opp[i, p] > 0:
-                back_opp = p
-        for p in range(1, 25):
-            for side in range(2):
-                n = me[i, p] if side == 0 else opp[i, 25 - p]
-                base = side * 96 + (p - 1) * 4
-                out[i, base] = 1.0 if n >= 1 else 0.0
-                out[i, base + 1] = 1.0 if n >= 2 else 0.0
-                out[i, base + 2] = 1.0 if n >= 3 else 0.0
-                out[i, base + 3] = (n - 3) / 2.0 if n > 3 else 0.0
-        out[i, 192] = me[i, 25] / 2.0
-        out[i, 193] = opp[i, 25] / 2.0
-        out[i, 194] = me[i, 0] / 15.0
-        out[i, 195] = opp[i, 0] / 15.0
-        out[i, 196] = pip_me / 167.0
-        out[i, 197] = pip_opp / 167.0
-        out[i, 198] = (pip_opp - pip_me) / 50.0
-        out[i, 199] = 1.0 if back_me + back_opp < 25 else 0.0
-
-
 def features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     """Network inputs for afterstates given as ``(N, 26)`` count arrays (mover = ``me``):
-    :func:`features_reference`, compiled."""
-    me = np.ascontiguousarray(me, dtype=np.int8)
-    opp = np.ascontiguousarray(opp, dtype=np.int8)
-    out = np.empty((me.shape[0], N_FEATURES), dtype=np.float32)
-    _features_kernel(me, opp, out)
-    return out
+    the play-level env's candidate rows without their "present" flag (the same numbers
+    as :func:`features_reference`)."""
+    return candidate_features(me, opp)[:, :N_FEATURES]
+
+
+def plays_features(plays: list[Play]) -> np.ndarray:
+    """:func:`features` of the results of ``plays`` (compiled when numba is present)."""
+    return play_features(plays)[:, :N_FEATURES]
 
 
 def position_features(positions: list[Position]) -> np.ndarray:
@@ -165,8 +135,9 @@ class TDAgent(PlayAgent):
     def choose_play(self, plays: list[Play], env=None) -> Play:
         if len(plays) == 1:
             return plays[0]
-        scores = self.net.evaluate([p.result for p in plays])
-        return plays[int(np.argmax(scores))]
+        with torch.inference_mode():
+            v = self.net(torch.from_numpy(plays_features(plays))).numpy()
+        return plays[int(np.argmax(numpy_equity(v)))]
 
     @classmethod
     def load(cls, path: str) -> "TDAgent":

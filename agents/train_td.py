@@ -19,7 +19,7 @@ from bg_env.core.game import Game, Phase, Rules
 
 from .report import write_report
 from .td import (
-    TDAgent, TDNet, features, flip_outputs, numpy_equity, save_net, terminal_target,
+    TDAgent, TDNet, flip_outputs, plays_features, numpy_equity, save_net, terminal_target,
 )
 
 __all__ = ["TDConfig", "train_td", "self_play_game"]
@@ -84,9 +84,7 @@ def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
     xs, vs, sides = [], [], []
     while game.phase != Phase.OVER:
         plays = game.legal_continuations()
-        me = np.array([p.result.me for p in plays], dtype=np.int8)
-        opp = np.array([p.result.opp for p in plays], dtype=np.int8)
-        x = features(me, opp)
+        x = plays_features(plays)
         with torch.inference_mode():
             v = net(torch.from_numpy(x)).numpy()
         if epsilon and rng.random() < epsilon:
