@@ -95,6 +95,9 @@ class Rules:
     """``"geometric"`` (2, 4, 8, ...) or ``"arithmetic"`` (2, 3, 4, ...)."""
 
     def __post_init__(self) -> None:
+        for name in ("cube", "jacoby", "beaver"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
         if self.gammons not in GAMMON_RULES:
             raise ValueError(f"gammons={self.gammons!r}: expected one of {list(GAMMON_RULES)}")
         if self.cube_progression not in ("geometric", "arithmetic"):

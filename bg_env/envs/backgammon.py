@@ -38,7 +38,7 @@ Version History:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 from gymnasium import spaces
@@ -59,22 +59,13 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 
 @dataclass(frozen=True)
 class EnvConfig:
-    """Everything an environment can be configured with (money game)."""
+    """Everything an environment can be configured with (money game): the rule options of
+    :class:`~bg_env.core.game.Rules` (``cube``, ``jacoby``, ``beaver``, ``auto_doubles``,
+    ``max_cube``, ``gammons``, ``cube_progression``), passed flat to :meth:`from_kwargs`,
+    and the fields below."""
 
-    cube: bool = True
-    """Play with the doubling cube."""
-    jacoby: bool = False
-    """Gammons count single until a double has been taken."""
-    beaver: bool = False
-    """The doubled side may beaver (redouble at once, keeping the cube)."""
-    auto_doubles: int = 0
-    """Opening-roll ties that double the stake automatically."""
-    max_cube: int = 64
-    """Highest cube value; 0 = unlimited."""
-    gammons: str = "all"
-    """``"all"``, ``"no_backgammons"`` or ``"none"``."""
-    cube_progression: str = "geometric"
-    """``"geometric"`` or ``"arithmetic"``."""
+    game_rules: Rules = field(default_factory=Rules)
+    """The rule options (see :class:`~bg_env.core.game.Rules`)."""
     reward: str = "points"
     """``"points"`` (cube x gammon multiplier) or ``"win"`` (+-1)."""
     observation: str = "tesauro"
@@ -85,9 +76,6 @@ class EnvConfig:
     """``"ansi"``, ``"human"`` or ``"rgb_array"``."""
 
     def __post_init__(self) -> None:
-        for name in ("cube", "jacoby", "beaver"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
         if self.reward not in REWARDS:
             raise ValueError(f"reward={self.reward!r}: expected one of {list(REWARDS)}")
         if self.observation not in ENCODERS:
@@ -96,19 +84,25 @@ class EnvConfig:
             raise ValueError(f"render_mode={self.render_mode!r}: expected None or one of {list(RENDER_MODES)}")
         if self.max_turns is not None and (not isinstance(self.max_turns, int) or self.max_turns < 1):
             raise ValueError(f"max_turns={self.max_turns!r}: expected None or a positive integer")
-        self.rules()  # validates the rule options
+
+    @classmethod
+    def keys(cls) -> list[str]:
+        """Every key :meth:`from_kwargs` accepts."""
+        return Rules.keys() + [f.name for f in fields(cls) if f.name != "game_rules"]
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "EnvConfig":
-        """Build a config, naming any unknown key and the allowed ones."""
-        known = [f.name for f in fields(cls)]
+        """Build a config from flat keys, naming any unknown key and the allowed ones."""
+        known = cls.keys()
         unknown = sorted(set(kwargs) - set(known))
         if unknown:
             raise ValueError(f"unknown config key(s) {unknown}; allowed keys: {known}")
-        return cls(**kwargs)
+        rule_keys = set(Rules.keys())
+        rules = Rules(**{k: v for k, v in kwargs.items() if k in rule_keys})
+        return cls(rules, **{k: v for k, v in kwargs.items() if k not in rule_keys})
 
     def rules(self) -> Rules:
-        return Rules(**{k: v for k, v in asdict(self).items() if k in Rules.keys()})
+        return self.game_rules
 
 
 def env(**kwargs) -> AECEnv:
