@@ -265,3 +265,15 @@ def random_cases(n: int, seed: int = 0) -> Iterator[tuple[str, Position, tuple[i
     for i in range(n):
         phase = PHASES[i % len(PHASES)]
         yield phase, random_position(rng, phase), random_dice(rng)
+
+
+def random_turns(seed: int, n: int):
+    """``n`` (position, dice, plays) of seeded random play, positions on roll."""
+    rng = random.Random(seed)
+    pos = Position.start()
+    for _ in range(n):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = pos.legal_plays(dice)
+        yield pos, dice, plays
+        result = rng.choice(plays).result
+        pos = Position.start() if result.outcome() is not None else result.swap()

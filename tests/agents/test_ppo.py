@@ -4,7 +4,6 @@ tiny training run (save, load, resume, same seed same run)."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 import torch
@@ -23,19 +22,10 @@ from agents.ppo import (  # noqa: E402
 )
 from bg_env.core.position import Position  # noqa: E402
 from bg_env.envs.play_env import N_FEATURES, BackgammonPlaysEnv  # noqa: E402
+from helpers import random_turns  # noqa: E402
 
 CONFIG = os.path.join(os.path.dirname(__file__), "..", "..", "configs", "ppo.yaml")
 
-
-def random_turns(seed: int, n: int):
-    rng = random.Random(seed)
-    pos = Position.start()
-    for _ in range(n):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = pos.legal_plays(dice)
-        yield pos, dice, plays
-        result = rng.choice(plays).result
-        pos = Position.start() if result.outcome() is not None else result.swap()
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import random
 import gymnasium
 import numpy as np
 import pytest
+from helpers import random_turns
 
 from bg_env.core.game import IllegalActionError
 from bg_env.core.position import Position
@@ -31,17 +32,6 @@ START = "4HPwATDgc/ABMA"
 def table(obs: np.ndarray, env: BackgammonPlaysEnv) -> np.ndarray:
     return obs.reshape(env.max_candidates, N_FEATURES)
 
-
-def random_turns(seed: int, n: int):
-    """``n`` (position, dice, plays) of seeded random play, positions on roll."""
-    rng = random.Random(seed)
-    pos = Position.start()
-    for _ in range(n):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = pos.legal_plays(dice)
-        yield pos, dice, plays
-        result = rng.choice(plays).result
-        pos = Position.start() if result.outcome() is not None else result.swap()
 
 
 def results(plays) -> set:
