@@ -16,7 +16,6 @@ import numpy as np
 from bg_env.actions import ROLL, TAKE
 from bg_env.core.game import Phase
 from bg_env.core.moves import Play
-from bg_env.core.position import Position
 
 __all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent"]
 
@@ -101,9 +100,4 @@ class FirstLegalAgent:
 
     def act(self, env) -> int:
         return int(env.game.legal_actions()[0])
-
-
-def afterstates(plays: list[Play]) -> list[Position]:
-    """The results of ``plays`` (positions after the play, from the mover's side)."""
-    return [p.result for p in plays]
 

@@ -46,7 +46,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core.actions import N_ACTIONS, action_to_str
+from ..core.actions import N_ACTIONS
 from ..core.game import Game, IllegalActionError, Phase, Rules
 from ..core.position import Position, render_text
 from .observation import ENCODERS, encode, observation_space
@@ -409,7 +409,3 @@ class raw_env(AECEnv):
 
     def close(self):
         pass
-
-
-def action_names(actions) -> list[str]:
-    return [action_to_str(a) for a in actions]

@@ -87,12 +87,10 @@ def test_td_model_round_trips_through_a_file(tmp_path):
     path = str(tmp_path / "m.pt")
     save_net(agent.net, path)
     loaded = load_agent(f"td:{path}")
-    pos = load_agent("random").choose_play  # any positions will do: use the start
     from bg_env import Position
 
     results = [p.result for p in Position.start().legal_plays((6, 5))]
     assert np.allclose(agent.net.evaluate(results), loaded.net.evaluate(results))
-    assert pos is not None
 
 
 def test_core_and_env_loops_play_the_same_game():
