@@ -33,7 +33,7 @@ from bg_env.envs.play_env import candidate_features, play_features
 
 from .base import PlayAgent
 
-__all__ = ["TDNet", "TDAgent", "features", "equity", "flip_outputs", "N_FEATURES"]
+__all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES"]
 
 N_FEATURES = 200
 _PIPS = np.arange(26, dtype=np.float32)
@@ -78,20 +78,14 @@ def flip_outputs(v: torch.Tensor) -> torch.Tensor:
     return torch.stack([1 - v[..., 0], v[..., 3], v[..., 4], v[..., 1], v[..., 2]], dim=-1)
 
 
-_EQUITY = torch.tensor([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
 _EQUITY_NP = np.array([2.0, 1.0, 1.0, -1.0, -1.0], dtype=np.float32)
 
 
 def numpy_equity(v: np.ndarray) -> np.ndarray:
-    """:func:`equity` for numpy arrays."""
-    return v @ _EQUITY_NP - 1.0
-
-
-def equity(v: torch.Tensor) -> torch.Tensor:
     """Cubeless money equity of output rows: 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg)."""
-    return v @ _EQUITY - 1
+    return v @ _EQUITY_NP - 1.0
 
 
 def terminal_target(kind: str) -> list[float]:
