@@ -20,7 +20,9 @@ from .position import OFF, Position
 __all__ = ["Outcome", "outcome", "is_game_over", "score_points", "GAMMON_RULES"]
 
 GAMMON_RULES = ("all", "no_backgammons", "none")
-_MULTIPLIER = {"single": 1, "gammon": 2, "backgammon": 3}
+_MULTIPLIER = {"single": 1, "gammon": 2, "backgammon": 3, "hit": 1, "mother": 2}
+"""``hit`` (a sudden-death win) and ``mother`` (a pinned Plakoto mother) are fixed stakes:
+the gammon options do not change them (:mod:`bg_env.core.variants`)."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Outcome:
 
     winner: int
     kind: str
+    """Also ``"hit"`` or ``"mother"`` in the variants that end a game that way."""
 
     @property
     def multiplier(self) -> int:
@@ -78,6 +81,8 @@ def score_points(
     if gammons not in GAMMON_RULES:
         raise ValueError(f"gammons={gammons!r}: expected one of {GAMMON_RULES}")
     multiplier = result.multiplier
+    if result.kind in ("hit", "mother"):
+        return cube_value * multiplier
     if gammons == "none" or (jacoby and not cube_turned):
         multiplier = 1
     elif gammons == "no_backgammons":
