@@ -24,22 +24,26 @@ Randomness comes only from the ``numpy.random.Generator`` passed in: one seed, o
 
 from __future__ import annotations
 
+import ctypes
 import os
+import struct
 from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
+from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, N_CHECKER_ACTIONS, ROLL, TAKE
 from .moves import Move, Play, _apply, dice_to_play, legal_next_moves, legal_plays
 from .outcome import GAMMON_RULES, outcome, score_points
 from .position import Position
+from .variants import VariantTurn, explode, get_variant, variant_outcome
 
 PURE_PYTHON = os.environ.get("BG_ENV_PURE_PYTHON", "") not in ("", "0")
 """Set the environment variable ``BG_ENV_PURE_PYTHON=1`` to run games on the plain
 reference generator instead of the numba fast path (slow; for debugging)."""
 
 if not PURE_PYTHON:
-    from .fast import legal_plays_fast, next_move_mask, turn_plan
+    from .fast import _MOVES as _MOVE_CODES  # Move by ``action + 150 * hit``
+    from .fast import legal_plays_fast, move_mask_into, plan_turn, play_and_settle, roll_dice
 
 _new_position = Position._unchecked  # boards made here come from valid ones
 
@@ -55,6 +59,36 @@ _DICE_ARRAYS = {
 }
 _DICE_ARRAYS.update({(a, b): np.array([a, b], np.int8) for a in range(1, 7) for b in range(1, 7)})
 """The dice still to play as the ``int8`` arrays the kernels take (shared, never written)."""
+
+_unpack_side = struct.Struct("26b").unpack_from
+"""26 counts of a board's bytes as a tuple."""
+
+_NEXT_UINT32: dict[type, int] = {}
+"""Address of ``next_uint32`` of each numpy ``BitGenerator`` class (for the dice kernel)."""
+
+
+def _dice_array(remaining: list[int]) -> np.ndarray:
+    dice = _DICE_ARRAYS.get(tuple(remaining))
+    if dice is None:  # not a state this class makes; let the kernel judge it
+        dice = np.array(remaining, np.int8)
+    return dice
+
+
+def _bit_generator_pointers(rng) -> tuple[int, int] | None:
+    """``(next_uint32, state)`` addresses of a numpy ``Generator``'s bit generator (its
+    documented ``ctypes`` interface), for :func:`~bg_env.core.fast.roll_dice`; ``None``
+    when ``rng`` is anything else."""
+    if type(rng) is not np.random.Generator:
+        return None
+    bitgen = rng.bit_generator
+    try:
+        interface = bitgen.ctypes
+        fn = _NEXT_UINT32.get(type(bitgen))
+        if fn is None:
+            fn = _NEXT_UINT32[type(bitgen)] = ctypes.cast(interface.next_uint32, ctypes.c_void_p).value
+    except (AttributeError, TypeError):  # pragma: no cover - not a numpy bit generator
+        return None
+    return fn, interface.state_address
 
 __all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value"]
 
@@ -93,8 +127,11 @@ class Rules:
     """``"all"``, ``"no_backgammons"`` (backgammons count as gammons) or ``"none"``."""
     cube_progression: str = "geometric"
     """``"geometric"`` (2, 4, 8, ...) or ``"arithmetic"`` (2, 3, 4, ...)."""
+    variant: str = "standard"
+    """The rule variant (:data:`bg_env.core.variants.VARIANTS`; RULES.md §7)."""
 
     def __post_init__(self) -> None:
+        get_variant(self.variant)  # raises ValueError naming the known variants
         for name in ("cube", "jacoby", "beaver"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
@@ -162,6 +199,8 @@ class Game:
     result: GameResult | None = None
     turns: int = 0
     _pending: int = 0  # cube value offered during TAKE / BEAVER_TAKE
+    bomb_owner: int = -1
+    """Nuclear variant: -1 while nobody owns the bomb, else the side that may set it off."""
     last_play: list[Move] = field(default_factory=list)
     """The moves of the last completed play (of either side)."""
     _turn_start: Position | None = None  # the position when the roll was made
@@ -172,19 +211,26 @@ class Game:
     _mask_key: tuple | None = field(default=None, compare=False, repr=False)
     """The state that ``_move_mask`` and ``_mask_actions`` were made for."""
     _move_mask: np.ndarray | None = field(default=None, compare=False, repr=False)
-    """``bool[150]``: the legal checker moves (fast path)."""
-    _mask_actions: list = field(default_factory=list, compare=False, repr=False)
+    """``int8[N_ACTIONS]``: the legal checker moves (fast path; written in place)."""
+    _mask_actions: list | None = field(default=None, compare=False, repr=False)
+    _vturn: VariantTurn | None = field(default=None, compare=False, repr=False)
+    """The current roll's legal sequences, for variants whose moves are not standard."""
     _board_of: Position | None = field(default=None, compare=False, repr=False)
     _board: np.ndarray | None = field(default=None, compare=False, repr=False)
-    """``_board_of`` as ``int8[52]``, ``me`` then ``opp``, for the kernels."""
+    """``_board_of`` as ``int8[52]``, ``me`` then ``opp``, for the kernels (written in
+    place as the play goes on)."""
+    _owner: int = field(default=0, compare=False, repr=False)
+    """``id`` of the Game the two buffers above belong to: a copy of a Game makes its own
+    before using them (the kernels write them in place)."""
 
     # ------------------------------------------------------------------ set-up
     def opening(self, rng, start: Position | None = None) -> None:
         """Start a new game: each side rolls one die, ties re-rolled (doubling the stake
         up to ``auto_doubles`` times), the higher die plays both numbers."""
-        self.position = start or Position.start()
+        self.position = start or self.variant.start_position()
         self.phase = Phase.MOVE
         self.cube_value, self.cube_owner, self.cube_turned = 1, -1, False
+        self.bomb_owner = -1
         self.result, self.turns = None, 0
         ties = 0
         while True:
@@ -200,7 +246,7 @@ class Game:
     def begin_turn(self, rng, dice: tuple[int, int] | None = None) -> None:
         """Start the turn of :attr:`turn`: the cube question if allowed, else roll."""
         self.played = []
-        if dice is None and self.may_double():
+        if dice is None and (self.may_double() or self.may_bomb()):
             self.phase = Phase.CUBE
             return
         self._start_play(dice or self._roll(rng), rng)
@@ -220,6 +266,17 @@ class Game:
         nxt = next_cube_value(self.cube_value, self.rules.cube_progression)
         return self.rules.max_cube == 0 or nxt <= self.rules.max_cube
 
+    @property
+    def variant(self):
+        """The :class:`~bg_env.core.variants.Variant` being played."""
+        return get_variant(self.rules.variant)
+
+    def may_bomb(self) -> bool:
+        """Nuclear variant: whether the side on turn may set off the bomb now."""
+        return (
+            self.variant.bomb and self.phase != Phase.OVER and self.bomb_owner in (-1, self.turn)
+        )
+
     def may_beaver(self) -> bool:
         nxt = next_cube_value(self._pending, self.rules.cube_progression)
         return self.rules.beaver and (self.rules.max_cube == 0 or nxt <= self.rules.max_cube)
@@ -228,11 +285,13 @@ class Game:
         """Legal actions for :attr:`actor`, ascending (call :meth:`settle` first after
         a roll, so that forced moves are out of the way)."""
         if self.phase == Phase.MOVE:
+            if self._vturn is not None:
+                return self._vturn.next_actions()
             if PURE_PYTHON:
                 return sorted(m.action for m in self.legal_moves())
             return list(self._move_actions())
         if self.phase == Phase.CUBE:
-            return [ROLL, DOUBLE]
+            return [ROLL] + [DOUBLE] * self.may_double() + [BOMB] * self.may_bomb()
         if self.phase == Phase.TAKE:
             return [TAKE, DROP] + ([BEAVER] if self.may_beaver() else [])
         if self.phase == Phase.BEAVER_TAKE:
@@ -241,6 +300,8 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """The checker moves that start a complete legal play from here."""
+        if self._vturn is not None:
+            return self._vturn.next_moves()
         if PURE_PYTHON:
             return legal_next_moves(self.position, self.remaining, self.moves_left, self.larger_only)
         moves = []
@@ -253,22 +314,35 @@ class Game:
     def _move_actions(self) -> list[int]:
         """Legal checker-move actions of the current partial play (numba kernel, cached
         until the state changes)."""
-        key = (self.position, tuple(self.remaining), self.moves_left, self.larger_only)
-        if self._mask_key != key:
-            board = self.board_array()
-            dice = _DICE_ARRAYS.get(key[1])
-            if dice is None:  # not a state this class makes; let the kernel judge it
-                dice = np.array(self.remaining, np.int8)
-            mask = next_move_mask(board[:26], board[26:], dice, self.moves_left, self.larger_only)
-            self._mask_key, self._move_mask = key, mask
+        mask = self._current_move_mask()
+        if self._mask_actions is None:
             self._mask_actions = mask.nonzero()[0].tolist()
         return self._mask_actions
+
+    def _current_move_mask(self) -> np.ndarray:
+        """``int8[N_ACTIONS]``: the legal checker moves now (fast path, standard moves;
+        the Game's own buffer, valid until the state changes: do not write to it)."""
+        key = (self.position, tuple(self.remaining), self.moves_left, self.larger_only)
+        if self._mask_key != key or self._owner != id(self):
+            board = self.board_array()
+            move_mask_into(board, self._move_mask, _dice_array(self.remaining),
+                           self.moves_left, self.larger_only)
+            self._mask_key, self._mask_actions = key, None
+        return self._move_mask
+
+    def _own(self) -> None:
+        """Buffers of this Game's own (the first time, or in a copy of another Game)."""
+        self._owner = id(self)
+        self._board_of, self._mask_key, self._mask_actions = None, None, None
+        self._move_mask = np.zeros(N_ACTIONS, np.int8)
 
     def board_array(self) -> np.ndarray:
         """:attr:`position` as ``int8[52]``, ``me`` then ``opp`` (the kernels' input).
 
-        Made once per position and shared: do not write to it."""
-        if self._board_of is not self.position:
+        The Game's own buffer, valid until the game changes: do not write to it."""
+        if self._board_of is not self.position or self._owner != id(self):
+            if self._owner != id(self):
+                self._own()
             pos = self.position
             self._board = np.frombuffer(bytearray(pos.me + pos.opp), np.int8)
             self._board_of = pos
@@ -276,12 +350,19 @@ class Game:
 
     def legal_mask(self) -> np.ndarray:
         """:meth:`legal_actions` as a fresh ``bool[N_ACTIONS]`` array."""
+        if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
+            return self._current_move_mask().astype(bool)
         mask = np.zeros(N_ACTIONS, dtype=bool)
-        if self.phase == Phase.MOVE and not PURE_PYTHON:
-            self._move_actions()
-            mask[: len(self._move_mask)] = self._move_mask
-        else:
-            mask[self.legal_actions()] = True
+        mask[self.legal_actions()] = True
+        return mask
+
+    def legal_mask_int8(self) -> np.ndarray:
+        """:meth:`legal_actions` as a fresh ``int8[N_ACTIONS]`` array (the environments'
+        ``action_mask``)."""
+        if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
+            return self._current_move_mask().copy()
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        mask[self.legal_actions()] = 1
         return mask
 
     @property
@@ -299,6 +380,8 @@ class Game:
 
         if self.phase != Phase.MOVE:
             return []
+        if self._vturn is not None:
+            return self._vturn.continuations(self.position)
         if not self.played:
             if self._turn_plays is None:
                 generate = legal_plays if PURE_PYTHON else legal_plays_fast
@@ -354,6 +437,11 @@ class Game:
         """
         action = int(action)
         self.settle(rng)
+        if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
+            if 0 <= action < N_CHECKER_ACTIONS and self._current_move_mask()[action]:
+                self._advance(action)  # the fast path: one kernel call
+                self.settle(rng)
+                return
         legal = self.legal_actions()
         if action not in legal:
             from .actions import action_to_str
@@ -368,6 +456,8 @@ class Game:
         elif self.phase == Phase.CUBE:
             if action == DOUBLE:
                 self.offer_double()
+            elif action == BOMB:
+                self._set_off_bomb(rng)
             else:
                 self._start_play(self._roll(rng), rng)
         elif self.phase == Phase.TAKE:
@@ -375,6 +465,14 @@ class Game:
         else:  # BEAVER_TAKE
             self._answer(action, rng, taker=self.turn)
         self.settle(rng)
+
+    def _set_off_bomb(self, rng) -> None:
+        """Nuclear: every blot to the bar; the bomb passes to the opponent; the side on
+        turn then doubles or rolls as usual."""
+        self.position = explode(self.position)
+        self.bomb_owner = 1 - self.turn
+        if not self.may_double():
+            self._start_play(self._roll(rng), rng)
 
     def offer_double(self) -> None:
         """The side on turn doubles: the other side must take, drop (or beaver)."""
@@ -397,7 +495,12 @@ class Game:
 
     def _roll(self, rng) -> tuple[int, int]:
         # Two scalar draws give the same numbers as ``rng.integers(1, 7, size=2)`` (numpy
-        # draws each bounded integer from the bit generator in turn), at half the cost.
+        # draws each bounded integer from the bit generator in turn), at half the cost;
+        # the kernel draws the very same numbers from the same bit generator, at a tenth.
+        if not PURE_PYTHON:
+            pointers = _bit_generator_pointers(rng)
+            if pointers is not None:
+                return roll_dice(*pointers)
         return int(rng.integers(1, 7)), int(rng.integers(1, 7))
 
     def _start_play(self, dice: tuple[int, int], rng) -> None:
@@ -413,7 +516,12 @@ class Game:
         self.played = []
         self._turn_start = self.position
         a, b = self.dice
-        if PURE_PYTHON:
+        self._vturn = None
+        if not self.variant.standard_moves:
+            self._vturn = VariantTurn(self.variant, self.position, self.dice)
+            self._turn_plays = None
+            self.moves_left, self.larger_only = self._vturn.moves_to_play, 0
+        elif PURE_PYTHON:
             self._turn_plays = legal_plays(self.position, self.dice)
             self.moves_left = len(self._turn_plays[0].moves)
             self.larger_only = 0
@@ -422,8 +530,7 @@ class Game:
                     self.larger_only = max(a, b)
         else:
             self._turn_plays = None
-            board = self.board_array()
-            self.moves_left, self.larger_only = turn_plan(board[:26], board[26:], a, b)
+            self.moves_left, self.larger_only = plan_turn(self.board_array(), a, b)
         self._settled = False
         if self.moves_left == 0:
             self._end_turn(rng)
@@ -435,15 +542,51 @@ class Game:
             if self.moves_left == 0:
                 self._end_turn(rng)
                 continue
+            if not PURE_PYTHON and self._vturn is None:
+                self._advance(-1)
+                continue
             actions = self.legal_actions()
             if len(actions) != 1:
                 self._settled = True
                 return
             self._apply_move(actions[0])
 
+    def _advance(self, action: int) -> None:
+        """Fast path (standard moves): play the legal checker move ``action`` (-1: none),
+        then the forced moves, in one kernel call that leaves the legal next moves in
+        ``_move_mask``."""
+        board = self.board_array()
+        remaining = self.remaining
+        count, left, n_moves, log = play_and_settle(
+            board, self._move_mask, _dice_array(remaining), self.moves_left, self.larger_only, action
+        )
+        pos = self.position
+        if n_moves:
+            played = self.played
+            hit = False
+            for _ in range(n_moves):
+                move = _MOVE_CODES[log & 511]
+                log >>= 9
+                played.append(move)
+                remaining.remove(move.die)
+                hit = hit or move.hit
+            buf = board.tobytes()
+            pos = _new_position(_unpack_side(buf, 0), _unpack_side(buf, 26) if hit else pos.opp)
+            self.position = self._board_of = pos
+        self.moves_left = left
+        self._mask_key = (pos, tuple(remaining), left, self.larger_only)
+        self._mask_actions = None
+        self._settled = left != 0
+
     def _apply_move(self, action: int) -> None:
         """Play the checker move ``action`` (unchecked)."""
         source, die = action // 6 + 1, action % 6 + 1
+        if self._vturn is not None:
+            self.position, hit = self._vturn.move(action)
+            self.played.append(_MOVES[source, die, hit])
+            self.remaining.remove(die)
+            self.moves_left = self._vturn.moves_to_play
+            return
         me, opp, hit = _apply(self.position.me, self.position.opp, source, die)
         self.position = _new_position(me, opp)
         self.played.append(_MOVES[source, die, hit])
@@ -457,7 +600,9 @@ class Game:
 
     def _end_turn(self, rng) -> None:
         self.last_play = list(self.played)
-        done = outcome(self.position)
+        self._vturn = None
+        variant = self.variant
+        done = outcome(self.position) if variant.standard_moves else variant_outcome(variant, self.position)
         if done is not None:
             winner = self.turn if done.winner == 0 else 1 - self.turn
             points = score_points(
@@ -467,7 +612,9 @@ class Game:
             self._finish(winner, done.kind, self.cube_value, points)
             return
         self.turns += 1
-        self.position = _new_position(self.position.opp, self.position.me)  # swap sides
+        pos = self.position
+        # swap sides (a Plakoto position swaps its pins too)
+        self.position = _new_position(pos.opp, pos.me) if type(pos) is Position else pos.swap()
         self.turn = 1 - self.turn
         self.dice, self.remaining = None, []
         self.begin_turn(rng)

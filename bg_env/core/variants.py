@@ -459,3 +459,64 @@ def variant_outcome(variant: "Variant | str", pos: Position) -> Outcome | None:
     if not any(pos.opp[1:26]):
         return Outcome(1, _loss_kind(variant, pos.me))
     return None
+
+
+# ------------------------------------------------------------- a turn, move by move
+class VariantTurn:
+    """One roll of a variant played one checker move at a time (what :class:`Game` uses
+    for the variants whose moves are not standard).
+
+    Holds every legal move sequence of the roll (:func:`variant_sequences`) and narrows
+    them as moves are made, so the legal next moves are exactly the next moves of some
+    complete legal play (DESIGN.md, "Actions").
+    """
+
+    def __init__(self, variant: "Variant | str", pos: Position, dice: tuple[int, int]):
+        self.variant = get_variant(variant)
+        self.start = pos
+        self.sequences = variant_sequences(self.variant, pos, dice)
+        self.made = 0
+        self._state = _start_state(self.variant, pos, dice)
+
+    @property
+    def moves_to_play(self) -> int:
+        """How many more moves the longest legal play still has."""
+        return max(len(m) for m, _ in self.sequences) - self.made
+
+    def next_actions(self) -> list[int]:
+        """The legal next checker-move actions, ascending; empty when the play is done."""
+        k = self.made
+        return sorted({m[k].action for m, _ in self.sequences if len(m) > k})
+
+    def move(self, action: int) -> tuple[Position, bool]:
+        """Make one legal next move; the new position and whether it hit (or pinned).
+
+        Raises:
+            ValueError: ``action`` is not a legal next move.
+        """
+        k = self.made
+        left = [s for s in self.sequences if len(s[0]) > k and s[0][k].action == action]
+        if not left:
+            raise ValueError(f"action {action} is not a legal next move (legal: {self.next_actions()})")
+        source, die = action // 6 + 1, action % 6 + 1
+        step = _step(self.variant, self._state, source, die, False) or _step(
+            self.variant, self._state, source, die, True
+        )
+        self.sequences, self.made, self._state = left, k + 1, step[0]
+        return step[0].position(self.variant), step[1]
+
+    def continuations(self, current: Position) -> list[Play]:
+        """Every distinct way to finish the play from ``current`` (the position after the
+        moves made so far), one :class:`Play` per result."""
+        plays: dict[Position, Play] = {}
+        for moves, result in self.sequences:
+            plays.setdefault(result, Play(current, moves[self.made :], result))
+        return list(plays.values())
+
+    def next_moves(self) -> list[Move]:
+        """The legal next moves (with their hit flags), one per action, ascending."""
+        k, out = self.made, {}
+        for moves, _ in self.sequences:
+            if len(moves) > k:
+                out.setdefault(moves[k].action, moves[k])
+        return [out[a] for a in sorted(out)]
