@@ -6,6 +6,7 @@ Examples::
     bg-env train configs/ppo.yaml --set total_timesteps=200000
     bg-env train configs/td.yaml --resume     # continue an interrupted run
     bg-env eval td pubeval --games 1000 --json results.json
+    bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
     bg-env play --opponent td
     bg-env bench
 """
@@ -70,7 +71,16 @@ def cmd_eval(args) -> int:
 
     a, b = load_agent(args.agent_a), load_agent(args.agent_b)
     a.name, b.name = args.agent_a, args.agent_b
-    stats = evaluate(a, b, games=args.games, seed=args.seed, cube=args.cube, progress=not args.quiet)
+    if args.match is not None:
+        from .evaluate import evaluate_matches
+
+        if args.match < 1:
+            raise ValueError(f"--match {args.match}: expected a match length of 1 or more points")
+        stats = evaluate_matches(a, b, matches=args.games, length=args.match, seed=args.seed,
+                                 progress=not args.quiet)
+    else:
+        stats = evaluate(a, b, games=args.games, seed=args.seed, cube=args.cube,
+                         progress=not args.quiet)
     print(stats.table())
     if args.json:
         with open(args.json, "w") as fh:
@@ -109,6 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--games", type=int, default=1000, help="games (played in pairs with the same dice)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--cube", action="store_true", help="play with the doubling cube")
+    e.add_argument("--match", type=int, metavar="N",
+                   help="play matches to N points (cube and Crawford rule); --games is then "
+                        "the number of matches")
     e.add_argument("--json", metavar="PATH", help="write the statistics as JSON")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)

@@ -10,6 +10,14 @@ Two loops give the same games:
 * cubeless games between agents that judge whole plays (:class:`~agents.base.PlayAgent`)
   run on the rules core directly (fast);
 * everything else (the cube, single-move agents) runs through the raw two-agent env.
+
+Match play (:func:`evaluate_matches`) plays matches to N points on the core
+(:class:`~bg_env.core.match.Match`), cube and Crawford rule included, again in pairs: match
+``i`` is played twice from the same seed, A as side 0 and then as side 1. Agents decide
+through a small stand-in for the env (:class:`MatchView`: ``game``, ``match``,
+``agent_selection``): a :class:`~agents.base.PlayAgent` is asked ``choose_play(plays,
+view)`` and ``cube_action(view, legal)``; any other agent ``act(view)``, which works for
+agents that read only ``env.game`` (not the observation).
 """
 
 from __future__ import annotations
@@ -21,10 +29,14 @@ import numpy as np
 
 from bg_env import backgammon_v0
 from bg_env.core.game import Game, Phase, Rules
+from bg_env.core.match import Match
 
 from .base import PlayAgent
 
-__all__ = ["MatchStats", "evaluate", "play_game_core", "play_game_env"]
+__all__ = [
+    "MatchStats", "MatchPlayStats", "MatchView", "evaluate", "evaluate_matches",
+    "play_game_core", "play_game_env", "play_match",
+]
 
 
 @dataclass
@@ -143,4 +155,158 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
             if winner < 0:
                 continue
             stats.add(points if winner == a_side else -points, outcome)
+    return stats
+
+
+# ---------------------------------------------------------------------- match play
+def _wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a win rate (95% for ``z = 1.96``)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class MatchPlayStats:
+    """Results of matches of agent A against agent B, from A's side."""
+
+    agent_a: str
+    agent_b: str
+    length: int
+    matches: int = 0
+    wins: int = 0
+    """Matches A won."""
+    games: list[int] = field(default_factory=list)
+    """Games played in each match."""
+    crawford_games: list[int] = field(default_factory=list)
+    """Crawford games played in each match (0 or 1)."""
+    scores: list[tuple[int, int]] = field(default_factory=list)
+    """Each match's final score, (A, B)."""
+
+    def add(self, match: Match, a_side: int) -> None:
+        self.matches += 1
+        self.wins += match.winner == a_side
+        self.games.append(match.games)
+        self.crawford_games.append(match.crawford_games_played)
+        self.scores.append((match.score[a_side], match.score[1 - a_side]))
+
+    @property
+    def losses(self) -> int:
+        """Matches B won."""
+        return self.matches - self.wins
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def win_rate_ci95(self) -> tuple[float, float]:
+        """95% confidence interval (Wilson) of A's match win rate."""
+        return _wilson(self.wins, self.matches)
+
+    @property
+    def games_per_match(self) -> float:
+        return float(np.mean(self.games)) if self.games else 0.0
+
+    @property
+    def total_crawford_games(self) -> int:
+        return int(sum(self.crawford_games))
+
+    def summary(self) -> dict:
+        lo, hi = self.win_rate_ci95
+        return {
+            "agent_a": self.agent_a, "agent_b": self.agent_b, "match_length": self.length,
+            "matches": self.matches, "wins_a": self.wins, "wins_b": self.losses,
+            "win_rate": self.win_rate, "win_rate_ci95": [lo, hi],
+            "games_per_match": self.games_per_match,
+            "crawford_games": self.total_crawford_games,
+            "max_crawford_games_per_match": max(self.crawford_games, default=0),
+        }
+
+    def table(self) -> str:
+        lo, hi = self.win_rate_ci95
+        n = max(self.matches, 1)
+        return "\n".join([
+            f"{self.agent_a} vs {self.agent_b}: {self.matches} matches to {self.length} points",
+            f"  match wins      {self.agent_a} {self.wins}  {self.agent_b} {self.losses}",
+            f"  win rate        {self.win_rate:7.1%}  (95% CI {lo:.1%} .. {hi:.1%})",
+            f"  games/match     {self.games_per_match:.2f}",
+            f"  Crawford games  {self.total_crawford_games} in {self.matches} matches "
+            f"({self.total_crawford_games / n:.2f} per match, at most "
+            f"{max(self.crawford_games, default=0)} in one)",
+        ])
+
+
+class MatchView:
+    """What an agent sees of a match played on the core: a stand-in for the raw env with
+    ``game`` (the current :class:`Game`), ``match``, ``possible_agents`` and
+    ``agent_selection``."""
+
+    possible_agents = ["player_0", "player_1"]
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.game: Game | None = None
+
+    @property
+    def agent_selection(self) -> str:
+        return self.possible_agents[self.game.actor]
+
+    def legal_actions(self) -> list[int]:
+        return self.game.legal_actions()
+
+
+def _decide(agent, game: Game, view: MatchView, rng) -> None:
+    """Let ``agent`` (the actor) make the next decision of ``game``."""
+    if not isinstance(agent, PlayAgent):
+        game.step(agent.act(view), rng)
+    elif game.phase == Phase.MOVE:
+        plays = game.legal_continuations()
+        game.play(agent.choose_play(plays, view) if len(plays) > 1 else plays[0], rng)
+    else:
+        game.step(agent.cube_action(view, game.legal_actions()), rng)
+
+
+def play_match(agents, length: int, seed: int, rules: Rules | None = None) -> Match:
+    """One match to ``length`` points between ``agents[0]`` (side 0) and ``agents[1]``,
+    every game's dice drawn from one generator seeded with ``seed``; returns the finished
+    :class:`Match`."""
+    rng = np.random.default_rng(seed)
+    match = Match(length, rules or Rules())
+    view = MatchView(match)
+    while not match.is_over:
+        game = view.game = match.new_game(rng)
+        while game.phase != Phase.OVER:
+            _decide(agents[game.actor], game, view, rng)
+        match.record(game.result)
+    return match
+
+
+def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed: int = 0,
+                     cube: bool = True, progress: bool = False, **config) -> MatchPlayStats:
+    """Play ``matches`` matches (rounded up to pairs) to ``length`` points of A against B,
+    each pair from one seed with A first as side 0 then as side 1, and return A's
+    statistics. ``config``: rule options of :class:`Rules` (no Jacoby, beavers or
+    automatic doubles in match play); ``cube=False`` plays cubeless matches."""
+    name_a = getattr(agent_a, "name", type(agent_a).__name__)
+    name_b = getattr(agent_b, "name", type(agent_b).__name__)
+    unknown = sorted(set(config) - set(Rules.keys()))
+    if unknown:
+        raise ValueError(f"unknown rule option(s) {unknown}; allowed: {Rules.keys()}")
+    rules = Rules(**dict(config, cube=cube))
+    stats = MatchPlayStats(name_a, name_b, length)
+    pairs = (matches + 1) // 2
+    iterator = range(pairs)
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, desc=f"{name_a} vs {name_b} ({length}-pt)", unit="pair")
+    seeds = np.random.SeedSequence(seed).generate_state(pairs)
+    for i in iterator:
+        for a_side in (0, 1):
+            seats = (agent_a, agent_b) if a_side == 0 else (agent_b, agent_a)
+            stats.add(play_match(seats, length, int(seeds[i]), rules), a_side)
     return stats
