@@ -7,6 +7,7 @@ Examples::
     bg-env train configs/td.yaml --resume     # continue an interrupted run
     bg-env eval td pubeval --games 1000 --json results.json
     bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
+    bg-env eval random pubeval --rules configs/variants/nackgammon.yaml
     bg-env play --opponent td
     bg-env bench
 """
@@ -71,16 +72,24 @@ def cmd_eval(args) -> int:
 
     a, b = load_agent(args.agent_a), load_agent(args.agent_b)
     a.name, b.name = args.agent_a, args.agent_b
+    options = {}
+    if args.rules:
+        from .config import load_env_options
+
+        options = load_env_options(args.rules)
+    if args.variant:
+        options["variant"] = args.variant
+    cube = bool(options.pop("cube", False)) or args.cube
     if args.match is not None:
         from .evaluate import evaluate_matches
 
         if args.match < 1:
             raise ValueError(f"--match {args.match}: expected a match length of 1 or more points")
         stats = evaluate_matches(a, b, matches=args.games, length=args.match, seed=args.seed,
-                                 progress=not args.quiet)
+                                 progress=not args.quiet, **options)
     else:
-        stats = evaluate(a, b, games=args.games, seed=args.seed, cube=args.cube,
-                         progress=not args.quiet)
+        stats = evaluate(a, b, games=args.games, seed=args.seed, cube=cube,
+                         progress=not args.quiet, **options)
     print(stats.table())
     if args.json:
         with open(args.json, "w") as fh:
@@ -122,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--match", type=int, metavar="N",
                    help="play matches to N points (cube and Crawford rule); --games is then "
                         "the number of matches")
+    e.add_argument("--rules", metavar="YAML",
+                   help="environment options file, e.g. configs/variants/plakoto.yaml")
+    e.add_argument("--variant", help="rule variant, e.g. nackgammon (overrides --rules)")
     e.add_argument("--json", metavar="PATH", help="write the statistics as JSON")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)

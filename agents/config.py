@@ -12,7 +12,7 @@ from typing import Any, TypeVar, get_type_hints
 
 import yaml
 
-__all__ = ["load_config", "parse_overrides", "ConfigError"]
+__all__ = ["load_config", "load_env_options", "parse_overrides", "ConfigError"]
 
 T = TypeVar("T")
 
@@ -81,3 +81,26 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
             raise ConfigError(f"override {item!r}: expected KEY=VALUE")
         out[key.strip()] = yaml.safe_load(value)
     return out
+
+
+def load_env_options(path: str) -> dict[str, Any]:
+    """Environment options from a YAML file such as ``configs/variants/plakoto.yaml``:
+    flat keys of :class:`bg_env.envs.backgammon.EnvConfig` (``variant``, ``cube``, ...).
+
+    Raises:
+        ConfigError: a missing file, a file that is not a mapping, an unknown key or a bad
+            value (the message names the file and the key).
+    """
+    from bg_env.envs.backgammon import EnvConfig
+
+    if not os.path.isfile(path):
+        raise ConfigError(f"environment options file {path!r} does not exist")
+    with open(path) as fh:
+        data = yaml.safe_load(fh) or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of option: value, got {type(data).__name__}")
+    try:
+        EnvConfig.from_kwargs(**data)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return data
