@@ -250,16 +250,24 @@ class Position:
 
 def render_text(pos: Position, dice: tuple[int, ...] | None = None, extra: list[str] | None = None) -> str:
     """A plain-text board from the player on roll's side: ``X`` is the player on roll
-    (moving from 24 down to 1, home at the bottom right), ``O`` the opponent."""
+    (moving from 24 down to 1, home at the bottom right), ``O`` the opponent; a pinned
+    Plakoto checker is drawn in lower case under its pinner. The opponent's checker on his
+    point ``q`` is drawn on the player's ``25 - q`` (for Long Nardy's board, pass
+    :func:`bg_env.envs.context.standard_view` of the position)."""
+
+    pinned = getattr(pos, "pinned", (0, 0))  # Plakoto (variants.PinnedPosition)
 
     def cell(p: int, row: int) -> str:
-        n, ch = pos.me[p], "X"
-        if not n:
-            n, ch = pos.opp[25 - p], "O"
+        mine, theirs = pos.me[p], pos.opp[25 - p]
+        if mine and theirs:  # Plakoto: the pinned checker (lower case) is at the edge
+            stack = ["x"] + ["O"] * theirs if pinned[0] >> p & 1 else ["o"] + ["X"] * mine
+        else:
+            stack = ["X"] * mine or ["O"] * theirs
+        n = len(stack)
         if n > row:
             if row == 4 and n > 5:
                 return f"{n:>2} "
-            return f" {ch} "
+            return f" {stack[row]} "
         return " . "
 
     top = list(range(13, 25))

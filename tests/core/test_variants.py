@@ -270,3 +270,13 @@ def test_every_variant_is_listed():
         "standard", "nackgammon", "hypergammon", "hypergammon1", "hypergammon2", "hypergammon3",
         "longgammon", "sudden_death", "nuclear", "plakoto", "caucasian", "long_nardy",
     }
+
+
+def test_text_board_draws_a_pinned_checker_in_lower_case():
+    position = board({16: 1, 24: 14}, {9: 1, 24: 14}, pinned=(0, 1 << 9))  # x pins o on x's 16
+    lines = str(position).splitlines()
+    column = 3 + 3 * 3  # the 16-point is the 4th column of the top-left quarter
+    assert lines[1].split()[3] == "16"
+    assert lines[3][column] == "o" and lines[4][column] == "X"
+    edge = str(position.swap()).splitlines()[-4]  # o's view: x pinned on o's 9, bottom edge
+    assert edge[column] == "x", edge
