@@ -9,6 +9,8 @@ from .core import (
     Outcome,
     Play,
     Position,
+    VARIANTS,
+    get_variant,
     legal_results,
 )
 
@@ -39,6 +41,8 @@ __all__ = [
     "Play",
     "Position",
     "legal_results",
+    "VARIANTS",
+    "get_variant",
     "backgammon_v0",
     "__version__",
 ]

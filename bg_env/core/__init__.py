@@ -15,6 +15,7 @@ from .match_id import InvalidMatchIdError, InvalidXgidError, MatchState, from_xg
 from .notation import IllegalMoveError, InvalidNotationError, format_play, parse_play
 from .outcome import GAMMON_RULES, Outcome, is_game_over, outcome, score_points
 from .position import BAR, OFF, STANDARD_START, InvalidPositionError, Position
+from .variants import VARIANTS, PinnedPosition, Variant, get_variant, legal_plays_variant
 
 __all__ = [
     "BAR",
@@ -25,6 +26,11 @@ __all__ = [
     "InvalidMatchIdError",
     "InvalidXgidError",
     "MatchState",
+    "PinnedPosition",
+    "VARIANTS",
+    "Variant",
+    "get_variant",
+    "legal_plays_variant",
     "from_xgid",
     "to_xgid",
     "InvalidNotationError",
