@@ -1,0 +1,68 @@
+"""Variants through the environments: the PettingZoo env (API test, random games), the
+Gymnasium env and the vector env (which falls back from the standard-only batch kernels)."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+import bg_env  # noqa: F401  (registers the Gymnasium ids)
+from bg_env import backgammon_v0
+from bg_env.core.actions import BOMB
+from bg_env.envs.vector import BackgammonVecEnv, make_vec_env
+
+SPECIAL = ["plakoto", "long_nardy", "nuclear", "sudden_death", "caucasian", "hypergammon1"]
+
+
+@pytest.mark.parametrize("variant", ["plakoto", "long_nardy", "nuclear"])
+def test_pettingzoo_api_test_passes_for_variants(variant):
+    api_test(backgammon_v0.env(variant=variant), num_cycles=200)
+
+
+@pytest.mark.parametrize("variant", SPECIAL)
+def test_random_games_through_the_aec_env_pay_the_points(variant):
+    env = backgammon_v0.env(variant=variant, cube=True)
+    rng = np.random.default_rng(5)
+    for seed in range(2):
+        env.reset(seed=seed)
+        total = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            total[agent] += reward
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            if BOMB in legal and len(legal) > 1 and rng.random() > 0.05:
+                legal = legal[legal != BOMB]
+            env.step(int(rng.choice(legal)))
+        assert sum(total.values()) == 0
+        assert abs(total[info["winner"]]) == info["points"] > 0
+        assert env.unwrapped.game.variant.name == variant
+
+
+def test_gym_env_plays_a_variant_against_pubeval():
+    env = gym.make("bg_env/Backgammon-v0", opponent="pubeval", variant="nackgammon", cube=False)
+    obs, info = env.reset(seed=3)
+    done, steps = False, 0
+    while not done:
+        legal = np.flatnonzero(env.unwrapped.action_masks())
+        obs, reward, terminated, truncated, info = env.step(int(legal[0]))
+        done = terminated or truncated
+        steps += 1
+    assert reward != 0 and info["outcome"] in ("single", "gammon", "backgammon")
+
+
+def test_vector_env_uses_the_general_path_for_variants():
+    fast = make_vec_env(2, seed=0)
+    assert isinstance(fast, BackgammonVecEnv)
+    venv = make_vec_env(3, variant="long_nardy", cube=False, seed=0)
+    assert not isinstance(venv, BackgammonVecEnv)
+    venv.reset()
+    for _ in range(50):
+        masks = venv.action_masks()
+        assert masks.shape == (3, 156) and masks.any(axis=1).all()
+        venv.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    assert all(e.unwrapped.game_env.game.variant.name == "long_nardy" for e in venv.envs)
