@@ -14,7 +14,7 @@ from .core import (
     legal_results,
 )
 
-from . import backgammon_v0
+from . import backgammon_plays_v0, backgammon_v0
 
 __version__ = "0.1.0"
 
@@ -44,5 +44,6 @@ __all__ = [
     "VARIANTS",
     "get_variant",
     "backgammon_v0",
+    "backgammon_plays_v0",
     "__version__",
 ]

@@ -161,11 +161,19 @@ def candidate_features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return out
 
 
-def play_features(plays: list[Play]) -> np.ndarray:
+def play_features(plays: list[Play], variant=None) -> np.ndarray:
     """:func:`candidate_features` of the results of ``plays`` (mover's view); the numba
-    kernel :func:`_features_kernel` when numba is installed (tested equal)."""
+    kernel :func:`_features_kernel` when numba is installed (tested equal). In Long
+    Nardy (``variant``'s geometry ``"same_way"``) the results are first renumbered with
+    :func:`~bg_env.envs.context.standard_view` so that the opponent's checkers stand where
+    they are on the board."""
     if not plays:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
+    if variant is not None and variant.geometry != "opposite":
+        from .context import standard_view
+
+        views = [standard_view(p.result, variant) for p in plays]
+        return candidate_features(np.array([v.me for v in views]), np.array([v.opp for v in views]))
     raw = b"".join([bytes(p.result.me + p.result.opp) for p in plays])
     boards = np.frombuffer(raw, dtype=np.uint8).reshape(len(plays), 52)
     if _features_kernel is not None:
@@ -300,6 +308,10 @@ class BackgammonPlaysEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r}: expected None or 'ansi'")
         if rules.get("cube", False):
             raise ValueError("cube=True: the play-level env is cubeless")
+        if rules.get("variant") == "nuclear":
+            raise ValueError(
+                "variant='nuclear': this play-level env has no bomb decision; use "
+                "bg_env.backgammon_plays_v0 (a bomb row) or backgammon_v0 (the BOMB action)")
         unknown = sorted(set(rules) - set(Rules.keys()))
         if unknown:
             raise ValueError(f"unknown rule option(s) {unknown}; allowed: {Rules.keys()}")
@@ -406,7 +418,7 @@ class BackgammonPlaysEnv(gym.Env):
     def _observe(self, extra: dict | None = None):
         obs = np.zeros((self.max_candidates, N_FEATURES), dtype=np.float32)
         if self.candidates and not self._over:
-            obs[: len(self.candidates)] = play_features(self.candidates)
+            obs[: len(self.candidates)] = play_features(self.candidates, self.game.variant)
         obs = obs.reshape(-1)
         info = {"action_mask": self.action_masks(), "n_plays": self._n_plays,
                 "dropped": max(self._n_plays - len(self.candidates), 0),

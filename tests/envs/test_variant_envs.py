@@ -66,3 +66,23 @@ def test_vector_env_uses_the_general_path_for_variants():
         assert masks.shape == (3, 156) and masks.any(axis=1).all()
         venv.step(np.array([np.flatnonzero(m)[0] for m in masks]))
     assert all(e.unwrapped.game_env.game.variant.name == "long_nardy" for e in venv.envs)
+
+
+def test_play_level_gym_env_plays_long_nardy_and_refuses_nuclear():
+    from bg_env.envs.context import standard_view
+    from bg_env.envs.play_env import BackgammonPlaysEnv, play_features
+
+    env = BackgammonPlaysEnv(variant="long_nardy", learner="player_0")
+    obs, info = env.reset(seed=2)
+    rows = obs.reshape(env.max_candidates, -1)
+    n = int(info["action_mask"].sum())
+    from bg_env.envs.play_env import candidate_features
+
+    view = standard_view(env.candidates[0].result, "long_nardy")
+    expected = candidate_features(np.array([view.me]), np.array([view.opp]))[0]
+    assert np.array_equal(rows[0], expected)  # the opponent drawn where his checkers stand
+    unmapped = play_features([env.candidates[0]])[0]
+    assert not np.array_equal(rows[0][96:192], unmapped[96:192])
+    assert n >= 1
+    with pytest.raises(ValueError, match="variant='nuclear'.*backgammon_plays_v0"):
+        BackgammonPlaysEnv(variant="nuclear")

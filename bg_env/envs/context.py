@@ -1,0 +1,80 @@
+"""The context block of an observation: which variant is played, the nuclear bomb, Plakoto
+pins, and the match score.
+
+Appended to the board encoders of :mod:`bg_env.envs.observation` when the env's
+``context`` option is on (by default: whenever the variant is not ``standard`` or a match
+is played), so that one network can play several variants and matches. Float32, length
+:data:`CONTEXT_SIZE` = 68, from the observing side (the *actor*):
+
+=======  =====  =============================================================
+offset   size   meaning
+=======  =====  =============================================================
+0        11     variant one-hot, in the order of :data:`VARIANT_ORDER`
+11       3      bomb: owned by the actor, owned by the opponent, the actor may
+                set it off now (all 0 outside ``nuclear``)
+14       24     the actor's pinned checker on his point 1..24 (Plakoto)
+38       24     the opponent's pinned checker on the actor's point 1..24
+62       1      1 in match play
+63       2      points away / 25: actor, opponent (0 in a money game)
+65       2      this game is the Crawford game; the match is post-Crawford
+67       1      the actor's match-winning chance now (Kazaross-XG2; 0 in money play)
+=======  =====  =============================================================
+
+Long Nardy's board: both sides move the same way round, so the opponent's checkers are
+drawn (and encoded) on the actor's points through :func:`standard_view`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import Game, Phase
+from ..core.position import Position
+from ..core.variants import PinnedPosition, Variant, get_variant, opp_index
+
+__all__ = ["CONTEXT_SIZE", "VARIANT_ORDER", "encode_context", "standard_view"]
+
+VARIANT_ORDER = (
+    "standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",
+    "sudden_death", "nuclear", "plakoto", "caucasian", "long_nardy",
+)
+CONTEXT_SIZE = 68
+
+
+def standard_view(pos: Position, variant: "Variant | str") -> Position:
+    """``pos`` with the opponent's checkers renumbered so that his count on the actor's
+    point ``p`` is at index ``25 - p``, as in standard backgammon (what the encoders and
+    the text board assume). The identity for every variant but Long Nardy."""
+    variant = get_variant(variant)
+    if variant.geometry == "opposite":
+        return pos
+    opp = list(pos.opp)
+    for p in range(1, 25):
+        opp[25 - p] = pos.opp[opp_index(variant, p)]
+    return Position._unchecked(pos.me, tuple(opp))
+
+
+def encode_context(game: Game, actor: int, match=None) -> np.ndarray:
+    """The context block of ``game`` for side ``actor`` (``match``: the
+    :class:`~bg_env.core.match.Match` being played, if any)."""
+    out = np.zeros(CONTEXT_SIZE, dtype=np.float32)
+    variant = game.variant
+    out[VARIANT_ORDER.index(variant.name)] = 1
+    if variant.bomb:
+        out[11] = game.bomb_owner == actor
+        out[12] = game.bomb_owner == 1 - actor
+        out[13] = game.phase == Phase.CUBE and game.turn == actor and game.may_bomb()
+    pos = game.position
+    if isinstance(pos, PinnedPosition):
+        mine, theirs = pos.pinned if actor == game.turn else pos.pinned[::-1]
+        for p in range(1, 25):
+            out[13 + p] = mine >> p & 1
+            out[37 + p] = theirs >> (25 - p) & 1
+    if match is not None:
+        out[62] = 1
+        out[63] = match.away(actor) / 25
+        out[64] = match.away(1 - actor) / 25
+        out[65] = match.crawford
+        out[66] = match.post_crawford
+        out[67] = match.equity(actor)
+    return out
