@@ -122,8 +122,9 @@ def _parse_text(text: str) -> tuple[Counter, set[int], set[int]]:
     return change, stars, via
 
 
-def parse_play(pos: "Position", text: str, dice: tuple[int, int]) -> "Play":
-    """The legal play that ``text`` describes.
+def parse_play(pos: "Position", text: str, dice: tuple[int, int], variant: str = "standard") -> "Play":
+    """The legal play that ``text`` describes (under the rule ``variant``; a ``*`` also
+    marks a Plakoto pin).
 
     Raises:
         InvalidNotationError: ``text`` is not notation.
@@ -131,9 +132,11 @@ def parse_play(pos: "Position", text: str, dice: tuple[int, int]) -> "Play":
             legal plays.
     """
     from .moves import legal_plays
+    from .variants import get_variant, legal_plays_variant
 
     change, stars, via = _parse_text(text)
-    plays = legal_plays(pos, dice)
+    rules = get_variant(variant)
+    plays = legal_plays(pos, dice) if rules.standard_moves else legal_plays_variant(rules, pos, dice)
     target = list(pos.me)
     for point, delta in change.items():
         target[point] += delta

@@ -280,3 +280,16 @@ def test_text_board_draws_a_pinned_checker_in_lower_case():
     assert lines[3][column] == "o" and lines[4][column] == "X"
     edge = str(position.swap()).splitlines()[-4]  # o's view: x pinned on o's 9, bottom edge
     assert edge[column] == "x", edge
+
+
+def test_notation_reads_and_writes_variant_plays():
+    from bg_env.core import IllegalMoveError, parse_play
+
+    start = get_variant("long_nardy").start_position()
+    play = parse_play(start, "24/18 24/18", (6, 6), variant="long_nardy")  # first-roll 6-6
+    assert play.notation == "24/18(2)"
+    with pytest.raises(IllegalMoveError, match="is not legal; legal plays: 24/18"):
+        parse_play(start, "24/12", (6, 6), variant="long_nardy")  # 18/12 lands on o's head
+    position = board({20: 1, 24: 14}, {9: 1, 24: 14}, pinned=(0, 0))
+    pin = parse_play(position, "20/16* 24/23", (4, 1), variant="plakoto")
+    assert pin.result.pinned == (0, 1 << 9)
