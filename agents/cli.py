@@ -101,7 +101,7 @@ def cmd_eval(args) -> int:
 def cmd_play(args) -> int:
     from .human import play_human
 
-    return play_human(args.opponent, seed=args.seed, cube=args.cube)
+    return play_human(args.opponent, seed=args.seed, cube=args.cube, variant=args.variant)
 
 
 def cmd_bench(args) -> int:
@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent", default="td", help="agent spec (default td)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--cube", action="store_true", help="play with the doubling cube")
+    p.add_argument("--variant", default="standard", help="rule variant, e.g. plakoto")
     p.set_defaults(func=cmd_play)
 
     b = sub.add_parser("bench", help="measure speed side by side")

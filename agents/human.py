@@ -3,7 +3,8 @@
 The person is ``player_0`` (X on the text board). Plays are typed in Magriel notation
 (``13/7*/5``, ``bar/22``, ``6/off``, ``8/4(2)``); a bad entry prints why and the legal
 plays. Cube offers are answered by typing ``take``/``drop``; before rolling, ``double``
-or just Enter to roll. ``quit`` ends the game.
+(``bomb`` in the nuclear variant) or just Enter to roll. ``quit`` ends the game. Any rule
+variant can be played (``bg-env play --variant plakoto``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 from typing import Callable
 
 from bg_env import backgammon_v0
-from bg_env.actions import BEAVER, DOUBLE, DROP, ROLL, TAKE
+from bg_env.actions import BEAVER, BOMB, DOUBLE, DROP, ROLL, TAKE
 from bg_env.core.game import Phase
 from bg_env.core.notation import IllegalMoveError, InvalidNotationError, parse_play
 
@@ -41,7 +42,7 @@ class HumanAgent(PlayAgent):
             if text.lower() in ("quit", "exit", "q"):
                 raise KeyboardInterrupt
             try:
-                chosen = parse_play(start, text, game.dice)
+                chosen = parse_play(start, text, game.dice, variant=game.variant.name)
             except (InvalidNotationError, IllegalMoveError) as exc:
                 self.say(str(exc))
                 continue
@@ -52,9 +53,10 @@ class HumanAgent(PlayAgent):
                      + ", ".join(sorted(p.notation for p in plays)))
 
     def cube_action(self, env, legal):
-        names = {ROLL: "roll", DOUBLE: "double", TAKE: "take", DROP: "drop", BEAVER: "beaver"}
+        names = {ROLL: "roll", DOUBLE: "double", TAKE: "take", DROP: "drop", BEAVER: "beaver",
+                 BOMB: "bomb"}
         choices = {names[a]: a for a in legal}
-        prompt = "Double or roll? [roll/double] " if ROLL in legal else \
+        prompt = f"Before rolling: [{'/'.join(choices)}] " if ROLL in legal else \
             f"You are doubled to {env.game._pending}. [{'/'.join(choices)}] "
         while True:
             text = self.ask(prompt).strip().lower() or ("roll" if ROLL in legal else "")
@@ -66,11 +68,12 @@ class HumanAgent(PlayAgent):
 
 
 def play_human(opponent: str, seed: int | None = None, cube: bool = False,
-               ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> int:
+               ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
+               variant: str = "standard") -> int:
     """Play one game in the terminal; returns 0."""
     from . import load_agent
 
-    env = backgammon_v0.raw_env(cube=cube, render_mode="ansi")
+    env = backgammon_v0.raw_env(cube=cube, render_mode="ansi", variant=variant)
     env.reset(seed=seed)
     human, bot = HumanAgent(ask, say), load_agent(opponent)
     say(f"You are X (player_0), moving from 24 down to 1. Opponent: {opponent}.")

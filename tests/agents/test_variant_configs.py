@@ -58,3 +58,18 @@ def test_cli_eval_plays_a_variant_from_its_yaml(tmp_path):
 def test_cli_eval_rejects_an_unknown_variant(capsys):
     assert main(["eval", "random:1", "random:2", "--variant", "tapa", "--games", "2", "--quiet"]) == 2
     assert "variant='tapa'" in capsys.readouterr().err
+
+
+def test_a_person_plays_long_nardy_in_the_terminal():
+    from agents.human import play_human
+
+    said = []
+    answers = iter(["24/12", "24/20", "quit"])  # neither is legal with the roll of seed 4
+
+    def ask(prompt):
+        said.append(prompt)
+        return next(answers)
+
+    play_human("random:0", seed=4, ask=ask, say=said.append, variant="long_nardy")
+    text = "\n".join(str(s) for s in said)
+    assert "Your move" in text and "legal plays:" in text and "Game abandoned." in text
