@@ -12,6 +12,12 @@ from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a 
 these envs, and would mostly measure itself). OpenSpiel's chance nodes are sampled the
 same way. The vector env picks for all its games at once with numpy.
 
+The AEC rows run the loop a PettingZoo user writes: ``obs, reward, terminated, truncated,
+info = env.last()``, a random legal action from ``obs["action_mask"]``, ``env.step``. That
+loop gets an encoded observation at every decision (``last()`` builds it); the OpenSpiel
+loop asks only for ``state.legal_actions()`` and never encodes an observation tensor, so
+the comparison leans towards OpenSpiel, not towards us.
+
 Last, MaskablePPO (sb3-contrib, when installed) trains for about 2048 steps on the vector
 env: the training throughput, and the share of the wall time spent inside the env's calls
 (measured by a wrapper), over the whole of ``learn()`` and over the rollouts alone.
@@ -69,15 +75,16 @@ def _core_game(seed_box=[0]) -> int:
 
 
 def _aec_game(env, seed_box=[0]) -> int:
+    """One game of the typical PettingZoo loop (``last()``, mask, ``step``)."""
     seed_box[0] += 1
     env.reset(seed=seed_box[0])
     pick = random.Random(seed_box[0]).randrange
     steps = 0
     while True:
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
             break
-        legal = env.observe(agent)["action_mask"].nonzero()[0]
+        legal = obs["action_mask"].nonzero()[0]
         env.step(int(legal[pick(len(legal))]))
         steps += 1
     return steps

@@ -20,6 +20,9 @@ Kernels never modify their inputs.
   over the 150 move actions (``(source - 1) * 6 + (die - 1)``).
 * :func:`turn_plan` (a kernel): how many dice a roll must use and whether only the larger
   die may be played, the two numbers :func:`next_move_mask` needs at the start of a turn.
+* :func:`play_and_settle`, :func:`move_mask_into`, :func:`plan_turn`, :func:`roll_dice`
+  (kernels): one game's checker play step by step, and its dice drawn from a numpy
+  generator (the fast path of :class:`~bg_env.core.game.Game`).
 
 Unchecked paths: the kernels trust their input (26 counts, no point held by both sides,
 dice 1..6) apart from raising ``ValueError`` for a negative count or more than 15 checkers
@@ -39,7 +42,9 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.extending import intrinsic
 
 try:
     from numba.cpython.unsafe.numbers import leading_zeros as _leading_zeros
@@ -62,6 +67,10 @@ __all__ = [
     "legal_plays_fast",
     "next_move_mask",
     "turn_plan",
+    "roll_dice",
+    "plan_turn",
+    "play_and_settle",
+    "move_mask_into",
     "N_MOVE_ACTIONS",
 ]
 
@@ -267,26 +276,14 @@ def _max_usable(me, occ, outside, open_mask, dice, n, target):
 
 
 @njit(cache=True)
-def next_move_mask(me, opp, remaining, moves_left, larger_only):
-    """The legal next moves of a partial play, as a ``bool[150]`` mask (a kernel).
-
-    The same as :func:`bg_env.core.moves.legal_next_moves`: a move is legal when it starts
-    some complete legal play from this position.
-
-    Args:
-        me, opp: the position after the moves made so far (26 counts each).
-        remaining: the dice not yet used (0 to 4 values: all equal, or two dice).
-        moves_left: how many more dice the turn's legal plays use.
-        larger_only: the larger die when only one of two different dice can be used and
-            the larger is playable (see :func:`turn_plan`), else 0.
-
-    Returns:
-        ``bool[150]``, true at ``(source - 1) * 6 + (die - 1)`` for each legal move.
-    """
-    mask = np.zeros(N_MOVE_ACTIONS, np.bool_)
-    n = remaining.shape[0]
+def _mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
+    """:func:`next_move_mask` for ``remaining[:n]`` into ``mask`` (all zeros on entry, any
+    dtype; ``mask[action] = 1`` for each legal move). Returns how many moves are legal and
+    the last of them (-1 when none)."""
+    count = 0
+    last = -1
     if moves_left <= 0 or n == 0:
-        return mask
+        return count, last
     work, open_mask, _, outside = _prepare(me, opp)
     occ = _occupied(work)
     rest = np.empty(4, np.int64)
@@ -305,17 +302,43 @@ def next_move_mask(me, opp, remaining, moves_left, larger_only):
                 k += 1
         s = _next_source(occ, 25, die, outside, open_mask)
         while s != 0:
-            if moves_left == 1:
-                mask[(s - 1) * 6 + die - 1] = True
-            else:
+            legal = True
+            if moves_left > 1:
                 dest = _dest(s, die)
                 occ2 = _move(work, occ, s, dest)
                 o = _outside_after(outside, s, dest)
-                if _max_usable(work, occ2, o, open_mask, rest, k, moves_left - 1) >= moves_left - 1:
-                    mask[(s - 1) * 6 + die - 1] = True
+                usable = _max_usable(work, occ2, o, open_mask, rest, k, moves_left - 1)
+                legal = usable >= moves_left - 1
                 work[dest] -= 1
                 work[s] += 1
+            if legal:
+                a = (s - 1) * 6 + die - 1
+                mask[a] = 1
+                count += 1
+                last = a
             s = _next_source(occ, s - 1, die, outside, open_mask)
+    return count, last
+
+
+@njit(cache=True)
+def next_move_mask(me, opp, remaining, moves_left, larger_only):
+    """The legal next moves of a partial play, as a ``bool[150]`` mask (a kernel).
+
+    The same as :func:`bg_env.core.moves.legal_next_moves`: a move is legal when it starts
+    some complete legal play from this position.
+
+    Args:
+        me, opp: the position after the moves made so far (26 counts each).
+        remaining: the dice not yet used (0 to 4 values: all equal, or two dice).
+        moves_left: how many more dice the turn's legal plays use.
+        larger_only: the larger die when only one of two different dice can be used and
+            the larger is playable (see :func:`turn_plan`), else 0.
+
+    Returns:
+        ``bool[150]``, true at ``(source - 1) * 6 + (die - 1)`` for each legal move.
+    """
+    mask = np.zeros(N_MOVE_ACTIONS, np.bool_)
+    _mask_into(me, opp, remaining, remaining.shape[0], moves_left, larger_only, mask)
     return mask
 
 
@@ -343,6 +366,151 @@ def turn_plan(me, opp, d1, d2):
         if _next_source(occ, 25, larger, outside, open_mask) != 0:
             return 1, larger
     return need, 0
+
+
+# ------------------------------------------------------------ one game, step by step
+# The kernels behind :class:`bg_env.core.game.Game`'s fast path: a board is one
+# ``int8[52]`` array (``me`` then ``opp``, as :meth:`Game.board_array
+# <bg_env.core.game.Game.board_array>`), never written; a move is logged as the code
+# ``action + 150 * hit`` (9 bits each, first move in the low bits).
+
+@intrinsic
+def _call_next_uint32(typingctx, fn, state):
+    """``fn(state)`` for a C function ``uint32_t fn(void *)`` given by address (the
+    ``next_uint32`` of a numpy ``BitGenerator``'s ``ctypes`` interface)."""
+    if not (isinstance(fn, types.Integer) and isinstance(state, types.Integer)):
+        return None
+    sig = types.uint32(fn, state)
+
+    def codegen(context, builder, signature, args):
+        ptr = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.IntType(32), [ptr])
+        callee = builder.inttoptr(args[0], fnty.as_pointer())
+        return builder.call(callee, [builder.inttoptr(args[1], ptr)])
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _die_from(fn, state):
+    """One die, exactly as ``numpy.random.Generator.integers(1, 7)`` draws it from the
+    same bit generator: Lemire's method on ``next_uint32``, rejecting as numpy does."""
+    m = np.uint64(_call_next_uint32(fn, state)) * np.uint64(6)
+    if (m & np.uint64(0xFFFFFFFF)) < np.uint64(6):
+        # numpy's threshold: (UINT32_MAX - 5) % 6 == 4
+        while (m & np.uint64(0xFFFFFFFF)) < np.uint64(4):
+            m = np.uint64(_call_next_uint32(fn, state)) * np.uint64(6)
+    return np.int64(m >> np.uint64(32)) + 1
+
+
+@njit(cache=True)
+def roll_dice(fn, state):
+    """Two dice drawn as two calls of ``Generator.integers(1, 7)`` would draw them, from
+    the bit generator whose ``ctypes.next_uint32`` and ``ctypes.state_address`` are
+    ``fn`` and ``state`` (a kernel; not thread-safe: the generator's lock is not taken)."""
+    d1 = _die_from(fn, state)
+    return d1, _die_from(fn, state)
+
+
+@njit(cache=True)
+def plan_turn(board, mask, d1, d2):
+    """:func:`turn_plan` for a ``Game`` board (``int8[52]``), and the legal first moves
+    into ``mask`` (``int8[156]``, overwritten): ``(moves_needed, larger_only, count)``
+    with ``count`` the number of legal first moves (a kernel)."""
+    me = board[:26]
+    opp = board[26:]
+    moves, larger = turn_plan(me, opp, d1, d2)
+    mask[:] = 0
+    if moves == 0:
+        return moves, larger, 0
+    rem = np.empty(4, np.int64)
+    rem[0] = d1
+    rem[1] = d2
+    rem[2] = d1
+    rem[3] = d1
+    n = 4 if d1 == d2 else 2
+    count, _ = _mask_into(me, opp, rem, n, moves, larger, mask)
+    return moves, larger, count
+
+
+@njit(cache=True)
+def move_mask_into(board, mask, remaining, moves_left, larger_only):
+    """:func:`next_move_mask` for a ``Game`` board (``int8[52]``) into ``mask``
+    (``int8[156]``, overwritten); returns how many moves are legal (a kernel)."""
+    mask[:] = 0
+    return _mask_into(board[:26], board[26:], remaining, remaining.shape[0], moves_left,
+                      larger_only, mask)[0]
+
+
+@njit(cache=True)
+def play_and_settle(board, mask, remaining, moves_left, larger_only, action):
+    """Play the checker move ``action`` (unchecked; -1 for none), then every forced move
+    (the only legal next move), until a real decision or the end of the play (a kernel).
+
+    Returning arrays to Python costs more than the work, so the results are written into
+    the caller's buffers.
+
+    Args:
+        board: ``int8[52]``, the position; overwritten with the position after the moves.
+        mask: ``int8[156]``, overwritten with the legal next moves (all zeros when the play
+            is complete).
+        remaining: the dice not yet used (0 to 4 values).
+        moves_left, larger_only: as for :func:`next_move_mask`.
+        action: a legal move of ``board``, or -1.
+
+    Returns:
+        ``(count, moves_left_after, n_moves, log)``: how many next moves are legal, the
+        dice still to use, and the ``n_moves`` moves made, logged as codes (see above).
+    """
+    me = np.empty(26, np.int64)
+    opp = np.empty(26, np.int64)
+    for p in range(26):
+        me[p] = board[p]
+        opp[p] = board[26 + p]
+    rem = np.zeros(4, np.int64)
+    n = remaining.shape[0]
+    for i in range(n):
+        rem[i] = remaining[i]
+    mask[:] = 0
+    n_moves = 0
+    log = 0
+    count = 0
+    a = action
+    while True:
+        if a >= 0:
+            source = a // 6 + 1
+            die = a % 6 + 1
+            dest = source - die
+            if dest < 0:
+                dest = 0
+            me[source] -= 1
+            me[dest] += 1
+            code = a
+            if dest >= 1 and opp[25 - dest] == 1:
+                opp[25 - dest] = 0
+                opp[25] += 1
+                code += 150
+            log |= code << (9 * n_moves)
+            n_moves += 1
+            for k in range(n):
+                if rem[k] == die:
+                    rem[k] = rem[n - 1]
+                    rem[n - 1] = 0
+                    break
+            n -= 1
+            moves_left -= 1
+        if moves_left <= 0 or n == 0:
+            count = 0
+            break
+        count, a = _mask_into(me, opp, rem, n, moves_left, larger_only, mask)
+        if count != 1:
+            break
+        mask[a] = 0
+    if n_moves:
+        for p in range(26):
+            board[p] = me[p]
+            board[26 + p] = opp[p]
+    return count, moves_left, n_moves, log
 
 
 # --------------------------------------------------------------------- full plays

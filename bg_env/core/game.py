@@ -45,7 +45,20 @@ if not PURE_PYTHON:
     from .fast import _MOVES as _MOVE_CODES  # Move by ``action + 150 * hit``
     from .fast import legal_plays_fast, move_mask_into, plan_turn, play_and_settle, roll_dice
 
-_new_position = Position._unchecked  # boards made here come from valid ones
+_set_me = Position.__dict__["me"].__set__  # Position is a slots dataclass
+_set_opp = Position.__dict__["opp"].__set__
+
+
+def _new_position(me: tuple, opp: tuple) -> Position:
+    """A Position from two 26-tuples, unchecked (boards made here come from valid ones):
+    :meth:`Position._unchecked` through the slots' setters, faster."""
+    pos = _new_object(Position)
+    _set_me(pos, me)
+    _set_opp(pos, opp)
+    return pos
+
+
+_new_object = object.__new__
 
 _MOVES = {
     (s, d, h): Move(s, d, h) for s in range(1, 26) for d in range(1, 7) for h in (False, True)
@@ -85,7 +98,8 @@ def _bit_generator_pointers(rng) -> tuple[int, int] | None:
         interface = bitgen.ctypes
         fn = _NEXT_UINT32.get(type(bitgen))
         if fn is None:
-            fn = _NEXT_UINT32[type(bitgen)] = ctypes.cast(interface.next_uint32, ctypes.c_void_p).value
+            fn = ctypes.cast(interface.next_uint32, ctypes.c_void_p).value
+            _NEXT_UINT32[type(bitgen)] = fn
     except (AttributeError, TypeError):  # pragma: no cover - not a numpy bit generator
         return None
     return fn, interface.state_address
@@ -213,6 +227,8 @@ class Game:
     _move_mask: np.ndarray | None = field(default=None, compare=False, repr=False)
     """``int8[N_ACTIONS]``: the legal checker moves (fast path; written in place)."""
     _mask_actions: list | None = field(default=None, compare=False, repr=False)
+    _mask_count: int = field(default=-1, compare=False, repr=False)
+    """How many actions ``_move_mask`` allows."""
     _vturn: VariantTurn | None = field(default=None, compare=False, repr=False)
     """The current roll's legal sequences, for variants whose moves are not standard."""
     _board_of: Position | None = field(default=None, compare=False, repr=False)
@@ -325,8 +341,8 @@ class Game:
         key = (self.position, tuple(self.remaining), self.moves_left, self.larger_only)
         if self._mask_key != key or self._owner != id(self):
             board = self.board_array()
-            move_mask_into(board, self._move_mask, _dice_array(self.remaining),
-                           self.moves_left, self.larger_only)
+            self._mask_count = move_mask_into(board, self._move_mask, _dice_array(self.remaining),
+                                              self.moves_left, self.larger_only)
             self._mask_key, self._mask_actions = key, None
         return self._move_mask
 
@@ -436,11 +452,13 @@ class Game:
             IllegalActionError: the action is not legal now (state unchanged).
         """
         action = int(action)
-        self.settle(rng)
+        if not self._settled:  # (settle() does nothing else)
+            self.settle(rng)
         if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
             if 0 <= action < N_CHECKER_ACTIONS and self._current_move_mask()[action]:
                 self._advance(action)  # the fast path: one kernel call
-                self.settle(rng)
+                if not self._settled:
+                    self.settle(rng)
                 return
         legal = self.legal_actions()
         if action not in legal:
@@ -530,7 +548,13 @@ class Game:
                     self.larger_only = max(a, b)
         else:
             self._turn_plays = None
-            self.moves_left, self.larger_only = plan_turn(self.board_array(), a, b)
+            board = self.board_array()  # (makes the buffers first)
+            self.moves_left, self.larger_only, self._mask_count = plan_turn(
+                board, self._move_mask, a, b
+            )
+            self._mask_key = (self.position, tuple(self.remaining), self.moves_left,
+                              self.larger_only)
+            self._mask_actions = None
         self._settled = False
         if self.moves_left == 0:
             self._end_turn(rng)
@@ -543,6 +567,10 @@ class Game:
                 self._end_turn(rng)
                 continue
             if not PURE_PYTHON and self._vturn is None:
+                self._current_move_mask()  # (made with the plan at the start of the turn)
+                if self._mask_count != 1:
+                    self._settled = True
+                    return
                 self._advance(-1)
                 continue
             actions = self.legal_actions()
@@ -558,7 +586,8 @@ class Game:
         board = self.board_array()
         remaining = self.remaining
         count, left, n_moves, log = play_and_settle(
-            board, self._move_mask, _dice_array(remaining), self.moves_left, self.larger_only, action
+            board, self._move_mask, _dice_array(remaining), self.moves_left, self.larger_only,
+            action,
         )
         pos = self.position
         if n_moves:
@@ -575,7 +604,7 @@ class Game:
             self.position = self._board_of = pos
         self.moves_left = left
         self._mask_key = (pos, tuple(remaining), left, self.larger_only)
-        self._mask_actions = None
+        self._mask_actions, self._mask_count = None, count
         self._settled = left != 0
 
     def _apply_move(self, action: int) -> None:

@@ -45,15 +45,22 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.actions import N_ACTIONS
-from ..core.game import Game, IllegalActionError, Phase, Rules
+from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, Rules, _bit_generator_pointers
 from ..core.position import Position, render_text
 from .observation import ENCODERS, encode, observation_space
+
+if not PURE_PYTHON:
+    from ..core import engine
+    from .observation import _games_compact, _games_tesauro
+    from ..core.batch import CUBE_VALUE, OUTCOME, OUTCOMES, P_OVER, POINTS, WINNER, Games
 
 __all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError"]
 
 REWARDS = ("points", "win")
+_START_OPTIONS = ("position_id", "match_id", "dice")
 RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
@@ -166,18 +173,106 @@ def _forward_per_step_attributes(cls: type, guarded: tuple[str, ...] = ()) -> ty
     return cls
 
 
+# The three wrappers below are PettingZoo's (subclasses: ``isinstance`` holds), with
+# ``step``/``observe``/``last`` written out to read the per-step attributes straight on the
+# raw env and to call the next wrapper directly instead of through ``super()`` and
+# ``BaseWrapper``: the same checks, in the same order, with the same effects (PettingZoo
+# 1.24-1.27), at a fraction of the calls; they cost more than the game's own step.
+
 @_forward_per_step_attributes
 class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
-    """PettingZoo's, reading the per-step attributes directly."""
+    """PettingZoo's: an action outside the last observed ``action_mask`` ends the game
+    against the offender."""
+
+    def observe(self, agent):
+        obs = self.env.observe(agent)
+        raw = self._raw_env
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+            infos = raw.infos
+            self._prev_info = infos[agent] if agent in infos else {}
+        return obs
+
+    def step(self, action) -> None:
+        raw = self._raw_env
+        current_agent = raw.agent_selection
+        if self._prev_obs is None:
+            self.observe(current_agent)
+        prev = self._prev_obs
+        if isinstance(prev, dict):
+            assert "action_mask" in prev, (
+                f"`action_mask` not found in dictionary observation: {prev}. Action mask must "
+                "either be in `observation['action_mask']` or `info['action_mask']` to use "
+                "TerminateIllegalWrapper."
+            )
+            prev_mask = prev["action_mask"]
+        else:
+            assert self._prev_info is not None
+            assert "action_mask" in self._prev_info, (
+                f"`action_mask` not found in info for non-dictionary observation: "
+                f"{self._prev_info}. Action mask must either be in observation['action_mask'] "
+                "or info['action_mask'] to use TerminateIllegalWrapper."
+            )
+            prev_mask = self._prev_info["action_mask"]
+        self._prev_obs = None
+        self._prev_info = None
+        agent = raw.agent_selection
+        if self._terminated and (raw.terminations[agent] or raw.truncations[agent]):
+            raw._was_dead_step(action)
+        elif not raw.terminations[agent] and not raw.truncations[agent] and not prev_mask[action]:
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.truncations, 0)
+            raw.rewards[current_agent] = float(self._illegal_value)
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._terminated = True
+        else:
+            self.env.step(action)
 
 
 @_forward_per_step_attributes
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's, reading the per-step attributes directly."""
+    """PettingZoo's: an action outside the action space fails an assertion."""
+
+    def step(self, action) -> None:
+        raw = self._raw_env
+        agent = raw.agent_selection
+        assert (
+            action is None and (raw.terminations[agent] or raw.truncations[agent])
+        ) or raw.action_space(agent).contains(action), "action is not in action space"
+        self.env.step(action)
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's, reading the per-step attributes directly."""
+    """PettingZoo's: calls before ``reset()`` are errors."""
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw_env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def observe(self, agent):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:  # as reading agent_selection before reset
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        raw = self._raw_env
+        agent = raw.agent_selection
+        assert agent is not None
+        observation = self.env.observe(agent) if observe else None  # (self.observe checks reset)
+        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
 
     def __str__(self) -> str:
         return str(self.env)
@@ -191,7 +286,14 @@ _forward_per_step_attributes(
 
 class raw_env(AECEnv):
     """Backgammon without wrappers: an illegal action raises :class:`IllegalActionError`
-    and leaves the state unchanged. See the module docstring."""
+    and leaves the state unchanged. See the module docstring.
+
+    Speed: a standard game started without options runs on the array kernels of
+    :mod:`bg_env.core.engine`, its dice drawn from ``np_random`` exactly as
+    :class:`~bg_env.core.game.Game` draws them. Reading :attr:`game` (or an accessor that
+    uses it: ``position_id()``, ``dice``, ``render()``, ...) or an illegal action hands the
+    game over to a :class:`~bg_env.core.game.Game` that plays the rest of it, the same
+    game; the engine comes back at the next ``reset()``."""
 
     metadata = {
         "name": "backgammon_v0",
@@ -215,9 +317,52 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: _ActionSpace(N_ACTIONS) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
-        self.game = Game(self.config.rules())
-        self._observed: list[tuple | None] = [None, None]
+        self._sides = {a: i for i, a in enumerate(self.possible_agents)}
+        rules = self.config.rules()
+        # The fast path: a standard game without start options runs on the array kernels
+        # of :mod:`bg_env.core.engine`, with the dice of ``np_random`` as ``Game`` draws
+        # them; reading ``game`` hands the game over to a :class:`Game` (the same game,
+        # the same dice to come) that plays the rest of it.
+        self._engine = None
+        if not PURE_PYTHON and getattr(rules, "variant", "standard") == "standard":
+            self._engine = Games(1, rules)
+            self._row = (self._engine.state[0], self._engine.me[0], self._engine.opp[0],
+                         self._engine.rules)
+            self._engine_mask = np.zeros(N_ACTIONS, np.int8)
+            self._engine_sides = (np.zeros(1, np.int64), np.ones(1, np.int64))
+            obs_space = space["observation"]
+            self._obs_shape, self._obs_dtype = (1,) + obs_space.shape, obs_space.dtype
+            # encode_games's kernel and its arrays (called directly: this is the hot path)
+            kernel = _games_tesauro if self.config.observation == "tesauro" else _games_compact
+            self._encoder = (kernel, self._engine.state, self._engine.me, self._engine.opp)
+        self._pointers: tuple = (None, None)
+        self._fast = False
+        self._phase = self._actor = 0
+        self.game = Game(rules)
         self._reset_bookkeeping()
+
+    @property
+    def game(self) -> Game:
+        """The game being played (a :class:`~bg_env.core.game.Game`). In the fast path the
+        state lives in arrays; the first read makes the Game (``last_play`` is then empty)
+        and the environment goes on with it."""
+        if self._fast:
+            self._fast = False
+            self._game = self._engine.game(0)
+        return self._game
+
+    @game.setter
+    def game(self, value: Game) -> None:
+        self._fast = False
+        self._game = value
+
+    def _dice_pointers(self):
+        """The dice kernel's view of ``np_random`` (``None`` when it is not a numpy
+        ``Generator``)."""
+        rng = self.np_random
+        if self._pointers[0] is not rng:
+            self._pointers = (rng, _bit_generator_pointers(rng))
+        return self._pointers[1]
 
     # ------------------------------------------------------------------ API
     def observation_space(self, agent):
@@ -227,20 +372,26 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        side = self.possible_agents.index(agent)
+        side = self._sides.get(agent)
+        if side is None:
+            side = self.possible_agents.index(agent)  # ValueError naming the agent
+        if self._fast:
+            out = np.empty(self._obs_shape, self._obs_dtype)
+            kernel, state, me, opp = self._encoder
+            kernel(state, me, opp, self._engine_sides[side], out)  # observation.encode_games
+            if self._phase != P_OVER and self._actor == side:
+                mask = self._engine_mask.copy()
+            else:
+                mask = np.zeros(N_ACTIONS, dtype=np.int8)
+            return {"observation": out[0], "action_mask": mask}
         g = self.game
-        # Observations are cached per agent until the state changes (the wrappers and the
-        # training loop observe the same state more than once); callers get copies.
-        key = (g, g.position, g.phase, g.turn, tuple(g.remaining), g.moves_left,
-               g.larger_only, g.cube_value, g.cube_owner, g._pending)
-        cached = self._observed[side]
-        if cached is None or cached[0] != key:
+        # Fresh arrays at every call (encoding is one kernel call: cheaper than caching
+        # and copying).
+        if g.phase != Phase.OVER and g.actor == side:
+            mask = g.legal_mask_int8()
+        else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
-            if g.phase != Phase.OVER and g.actor == side:
-                mask[:] = g.legal_mask()
-            cached = (key, encode(g, side, self.config.observation), mask)
-            self._observed[side] = cached
-        return {"observation": cached[1].copy(), "action_mask": cached[2].copy()}
+        return {"observation": encode(g, side, self.config.observation), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
         """Start a game.
@@ -257,6 +408,14 @@ class raw_env(AECEnv):
             self.np_random, _ = seeding.np_random(seed)
         options = options or {}
         self.agents = self.possible_agents[:]
+        if self._engine is not None and not any(k in options for k in _START_OPTIONS):
+            pointers = self._dice_pointers()
+            if pointers is not None:
+                phase, actor, turns = engine.open_game(*self._row, self._engine_mask, *pointers)
+                self._fast = True
+                self._reset_bookkeeping(actor)
+                self._sync_engine(phase, actor, turns)
+                return
         self.game = Game(self.config.rules())
         if any(k in options for k in ("position_id", "match_id", "dice")):
             self._reset_from(options)
@@ -301,31 +460,78 @@ class raw_env(AECEnv):
         g.position = pos
         g.begin_turn(self.np_random, dice)
 
-    def _reset_bookkeeping(self) -> None:
+    def _reset_bookkeeping(self, actor: int | None = None) -> None:
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.actor]
+        self.agent_selection = self.possible_agents[self.game.actor if actor is None else actor]
 
     def step(self, action):
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        side = self.possible_agents.index(self.agent_selection)
-        if side != self.game.actor:  # pragma: no cover - guarded by agent_selection
-            raise IllegalActionError(f"{self.agent_selection} is not the agent to act")
-        self.game.step(int(action), self.np_random)  # raises, state unchanged, if illegal
-        self._cumulative_rewards[self.agent_selection] = 0
-        self.rewards = {a: 0 for a in self.agents}
+        if self._fast:
+            a = int(action)
+            if 0 <= a < N_ACTIONS and self._engine_mask[a]:
+                rng, pointers = self._pointers
+                if rng is not self.np_random:
+                    pointers = self._dice_pointers()
+                if pointers is not None:
+                    if self._sides[agent] != self._actor:  # pragma: no cover - by agent_selection
+                        raise IllegalActionError(f"{agent} is not the agent to act")
+                    phase, actor, turns = engine.act(*self._row, self._engine_mask, a, *pointers)
+                    self._cumulative_rewards[agent] = 0
+                    self.rewards = dict.fromkeys(self.agents, 0)
+                    if phase != P_OVER and self.config.max_turns is None:
+                        self._phase, self._actor = phase, actor  # (_sync_engine, in short)
+                        self.agent_selection = self.possible_agents[actor]
+                    else:
+                        self._sync_engine(phase, actor, turns)
+                        if phase == P_OVER:
+                            self._accumulate_rewards()
+                    if self.render_mode == "human":
+                        self.render()
+                    return
+            # an illegal action (the Game raises, naming it), or no numpy generator: the
+            # Game takes the game over
+        game = self.game
+        if self._sides[agent] != game.actor:  # pragma: no cover - guarded by agent_selection
+            raise IllegalActionError(f"{agent} is not the agent to act")
+        game.step(action, self.np_random)  # raises, state unchanged, if illegal
+        self._cumulative_rewards[agent] = 0
+        self.rewards = dict.fromkeys(self.agents, 0)
         self._sync_after_step()
-        self._accumulate_rewards()
+        if game.phase == Phase.OVER:  # before the end every reward is 0: nothing to add
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
+    def _sync_engine(self, phase: int, actor: int, turns: int) -> None:
+        """:meth:`_sync_after_step` for the fast path."""
+        self._phase, self._actor = phase, actor
+        if phase == P_OVER:
+            state = self._row[0]
+            points = int(state[POINTS])
+            value = points if self.config.reward == "points" else 1
+            winner = self.possible_agents[int(state[WINNER])]
+            for a in self.agents:
+                self.rewards[a] = value if a == winner else -value
+                self.terminations[a] = True
+                self.infos[a] = {
+                    "outcome": OUTCOMES[int(state[OUTCOME])], "cube_value": int(state[CUBE_VALUE]),
+                    "points": points, "winner": winner,
+                }
+        elif self.config.max_turns is not None and turns >= self.config.max_turns:
+            for a in self.agents:
+                self.truncations[a] = True
+        self.agent_selection = self.possible_agents[actor]
+
     def _sync_after_step(self) -> None:
         g = self.game
-        g.settle(self.np_random)  # forced moves are not asked
+        if not g._settled:
+            g.settle(self.np_random)  # forced moves are not asked
         if g.phase == Phase.OVER:
             r = g.result
             value = r.points if self.config.reward == "points" else 1

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..core.game import PURE_PYTHON, Game, Phase
+from ..core.game import PURE_PYTHON, Game, Phase, _dice_array
 from ..core.position import Position
 
 __all__ = [
@@ -62,6 +62,10 @@ _POINTS = np.array(list(range(1, 25)) + [26 + q for q in range(24, 0, -1)])
 """Where the 48 points of the board part are in ``me + opp`` (the opponent's point
 ``25 - p`` at the actor's ``p``)."""
 _LOG2 = {2**k: np.log2(2**k) / 6 for k in range(13)}
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_NO_DICE = np.zeros(0, np.int8)
+_MOVE = Phase.MOVE
+_empty, _float32 = np.empty, np.float32
 
 
 def _tesauro_units(counts: np.ndarray) -> np.ndarray:
@@ -121,6 +125,7 @@ def _encode_board_into(out: np.ndarray, me: tuple, opp: tuple) -> None:
 
 if PURE_PYTHON:
     _board_kernel = None
+    _tesauro_kernel = None
 else:
     from numba import njit
 
@@ -150,6 +155,25 @@ else:
             _board_units(out, board[26:], board[:26])
         else:
             _board_units(out, board[:26], board[26:])
+
+    @njit(cache=True)
+    def _tesauro_kernel(out, board, swapped, dice, cube, owner, phase, moves):
+        """:func:`encode` ``"tesauro"`` into ``out`` (all 212 values written) from a
+        :meth:`Game.board_array <bg_env.core.game.Game.board_array>` (``swapped``: seen
+        from ``opp``'s side), the dice still to play as the observer sees them, the cube
+        unit, the cube-owner slot (0 actor, 1 centred, 2 opponent), the phase index when
+        the observer must act (else -1) and the moves-left unit."""
+        _board_kernel(out, board, swapped)
+        for i in range(196, 212):
+            out[i] = 0
+        for k in range(dice.shape[0]):
+            out[195 + dice[k]] += 0.25
+        out[202] = cube
+        out[203 + owner] = 1
+        if phase >= 0:
+            out[206] = phase == 0
+            out[207 + phase] = 1
+        out[211] = moves
 
     @njit(cache=True)
     def _games_tesauro(state, me, opp, sides, out):
@@ -240,6 +264,27 @@ def _dice_left(game: Game, actor: int) -> list[int]:
 
 def encode(game: Game, actor: int, encoder: str = "tesauro") -> np.ndarray:
     """The observation of ``game`` for side ``actor`` under ``encoder``."""
+    if _tesauro_kernel is not None and encoder == "tesauro":  # the fast path: one kernel call
+        phase = game.phase
+        on_turn = actor == game.turn
+        if phase == _MOVE:
+            if on_turn:
+                dice, index, moves = _dice_array(game.remaining), 3, game.moves_left / 4
+            else:
+                dice, index, moves = _NO_DICE, -1, 0.0
+        else:
+            dice, moves = _NO_DICE, 0.0
+            acting = phase != Phase.OVER and game.actor == actor
+            index = _PHASE_INDEX.get(phase, -1) if acting else -1
+        owner = game.cube_owner
+        cube = _LOG2.get(game.cube_value)
+        obs = _empty(TESAURO_SIZE, _float32)
+        _tesauro_kernel(
+            obs, game.board_array(), not on_turn, dice,
+            np.log2(game.cube_value) / 6 if cube is None else cube,
+            1 if owner == -1 else (0 if owner == actor else 2), index, moves,
+        )
+        return obs
     dice = _dice_left(game, actor)
     phase = _PHASES.index(game.phase) if game.phase in _PHASES else -1
     acting = game.phase != Phase.OVER and game.actor == actor
