@@ -50,7 +50,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, Rules, _bit_generator_pointers
 from ..core.position import Position, render_text
-from .observation import ENCODERS, encode, observation_space
+from ..core.match import MET_MAX_AWAY, Match
+from .context import CONTEXT_SIZE, encode_context, standard_view
+from .observation import BOARD_SIZE, ENCODERS, encode, encode_board, observation_space
 
 if not PURE_PYTHON:
     from ..core import engine
@@ -60,6 +62,7 @@ if not PURE_PYTHON:
 __all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError"]
 
 REWARDS = ("points", "win")
+MATCH_REWARDS = ("result", "equity")
 _START_OPTIONS = ("position_id", "match_id", "dice")
 RENDER_MODES = ("ansi", "human", "rgb_array")
 
@@ -78,9 +81,19 @@ class EnvConfig:
     observation: str = "tesauro"
     """Observation encoder name (:data:`bg_env.envs.observation.ENCODERS`)."""
     max_turns: int | None = None
-    """Truncate the game after this many turns (``None`` = never)."""
+    """Truncate the game after this many turns (``None`` = never); in match play, the
+    turns of the game being played."""
     render_mode: str | None = None
     """``"ansi"``, ``"human"`` or ``"rgb_array"``."""
+    match_length: int = 0
+    """0: a money game is the episode. N (1..25): a match to N points is the episode."""
+    match_reward: str = "result"
+    """Match play: ``"result"`` (+-1 when the match ends) or ``"equity"`` (after every
+    game, twice its change in match-winning chances, Kazaross-XG2; sums to +-1)."""
+    context: bool | None = None
+    """Append the context block (:mod:`bg_env.envs.context`: variant, bomb, pins, match
+    score) to the observation; ``None``: whenever the variant is not standard or a match
+    is played."""
 
     def __post_init__(self) -> None:
         if self.reward not in REWARDS:
@@ -91,6 +104,23 @@ class EnvConfig:
             raise ValueError(f"render_mode={self.render_mode!r}: expected None or one of {list(RENDER_MODES)}")
         if self.max_turns is not None and (not isinstance(self.max_turns, int) or self.max_turns < 1):
             raise ValueError(f"max_turns={self.max_turns!r}: expected None or a positive integer")
+        if (not isinstance(self.match_length, int) or isinstance(self.match_length, bool)
+                or not 0 <= self.match_length <= MET_MAX_AWAY):
+            raise ValueError(
+                f"match_length={self.match_length!r}: expected 0 (money game) or 1..{MET_MAX_AWAY}")
+        if self.match_reward not in MATCH_REWARDS:
+            raise ValueError(f"match_reward={self.match_reward!r}: expected one of {list(MATCH_REWARDS)}")
+        if self.context not in (None, True, False):
+            raise ValueError(f"context={self.context!r}: expected None (automatic), True or False")
+        if self.match_length:
+            Match(self.match_length, self.game_rules)  # no Jacoby, beavers, auto doubles
+
+    @property
+    def uses_context(self) -> bool:
+        """Whether observations carry the context block."""
+        if self.context is not None:
+            return self.context
+        return self.game_rules.variant != "standard" or self.match_length > 0
 
     @classmethod
     def keys(cls) -> list[str]:
@@ -308,13 +338,20 @@ class raw_env(AECEnv):
         self.render_mode = self.config.render_mode
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
+        obs_space = observation_space(self.config.observation)
+        if self.config.uses_context:
+            obs_space = spaces.Box(
+                min(obs_space.low.min(), 0), max(obs_space.high.max(), 100 if obs_space.dtype == np.int8 else 1),
+                shape=(obs_space.shape[0] + CONTEXT_SIZE,), dtype=obs_space.dtype)
         space = spaces.Dict(
             {
-                "observation": observation_space(self.config.observation),
+                "observation": obs_space,
                 "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
             }
         )
         self.observation_spaces = {a: space for a in self.possible_agents}
+        self.match: Match | None = None
+        """The match being played (``match_length`` > 0), else ``None``."""
         self.action_spaces = {a: _ActionSpace(N_ACTIONS) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self._sides = {a: i for i, a in enumerate(self.possible_agents)}
@@ -324,7 +361,8 @@ class raw_env(AECEnv):
         # them; reading ``game`` hands the game over to a :class:`Game` (the same game,
         # the same dice to come) that plays the rest of it.
         self._engine = None
-        if not PURE_PYTHON and getattr(rules, "variant", "standard") == "standard":
+        if (not PURE_PYTHON and rules.variant == "standard" and not self.config.match_length
+                and not self.config.uses_context):
             self._engine = Games(1, rules)
             self._row = (self._engine.state[0], self._engine.me[0], self._engine.opp[0],
                          self._engine.rules)
@@ -391,7 +429,14 @@ class raw_env(AECEnv):
             mask = g.legal_mask_int8()
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        return {"observation": encode(g, side, self.config.observation), "action_mask": mask}
+        obs = encode(g, side, self.config.observation)
+        if self.config.uses_context:
+            compact = self.config.observation == "compact"
+            if g.variant.geometry != "opposite" and not compact:  # Long Nardy: the real board
+                view = standard_view(g.position if side == g.turn else g.position.swap(), g.variant)
+                obs[:BOARD_SIZE] = encode_board(view)
+            obs = np.concatenate([obs, encode_context(g, side, self.match, integer=compact)])
+        return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
         """Start a game.
@@ -416,7 +461,18 @@ class raw_env(AECEnv):
                 self._reset_bookkeeping(actor)
                 self._sync_engine(phase, actor, turns)
                 return
-        self.game = Game(self.config.rules())
+        self.match = None
+        if self.config.match_length:
+            self.match = Match(self.config.match_length, self.config.rules())
+            if "match_id" in options:  # the score and Crawford flag carry over
+                from ..core.match_id import MatchState
+
+                state = MatchState.from_match_id(options["match_id"])
+                if state.match_length:
+                    self.match = Match.from_state(state, self.config.rules())
+            self.game = Game(self.match.game_rules())
+        else:
+            self.game = Game(self.config.rules())
         if any(k in options for k in ("position_id", "match_id", "dice")):
             self._reset_from(options)
         else:
@@ -427,7 +483,16 @@ class raw_env(AECEnv):
 
     def _reset_from(self, options) -> None:
         g = self.game
-        pos = Position.from_position_id(options["position_id"]) if "position_id" in options else Position.start()
+        variant = g.variant
+        if "position_id" in options:
+            pos = Position.from_position_id(options["position_id"], checkers=variant.checkers)
+            if variant.landing == "pin":  # IDs carry no pins: a point both hold is refused
+                from ..core.variants import PinnedPosition
+
+                pos = PinnedPosition(pos.me, pos.opp, (0, 0))
+            variant.validate(pos)
+        else:
+            pos = variant.start_position()
         agent = options.get("agent", "player_0")
         if agent not in self.possible_agents:
             raise ValueError(f"options['agent']={agent!r}: expected one of {self.possible_agents}")
@@ -532,6 +597,11 @@ class raw_env(AECEnv):
         g = self.game
         if not g._settled:
             g.settle(self.np_random)  # forced moves are not asked
+        if g.phase == Phase.OVER and self.match is not None:
+            g = self._next_game_of_match(g.result)
+            if g.phase == Phase.OVER:  # the match is over: rewards and infos are set
+                self.agent_selection = self.possible_agents[g.actor]
+                return
         if g.phase == Phase.OVER:
             r = g.result
             value = r.points if self.config.reward == "points" else 1
@@ -547,6 +617,32 @@ class raw_env(AECEnv):
             for a in self.agents:
                 self.truncations[a] = True
         self.agent_selection = self.possible_agents[g.actor]
+
+    def _next_game_of_match(self, result) -> Game:
+        """Match play: record the finished game, pay its reward, and start the next game
+        (returned) unless the match is over (then the finished game is returned, with the
+        match's rewards and infos set)."""
+        match = self.match
+        equity = self.config.match_reward == "equity"
+        change = [2 * match.equity_change(result, side) for side in (0, 1)] if equity else [0, 0]
+        match.record(result)
+        game_info = {"outcome": result.outcome, "cube_value": result.cube_value,
+                     "points": result.points, "winner": self.possible_agents[result.winner]}
+        for side, a in enumerate(self.possible_agents):
+            self.rewards[a] = change[side]
+            self.infos[a] = {"game": game_info, "score": match.score}
+        if not match.is_over:
+            self.game = match.new_game(self.np_random)
+            self.game.settle(self.np_random)
+            return self.game
+        winner = self.possible_agents[match.winner]
+        for side, a in enumerate(self.possible_agents):
+            if not equity:
+                self.rewards[a] = 1 if side == match.winner else -1
+            self.terminations[a] = True
+            self.infos[a] = {"game": game_info, "score": match.score, "winner": winner,
+                             "games": match.games, "crawford_games": match.crawford_games_played}
+        return self.game
 
     # ------------------------------------------------------------- accessors
     @property
@@ -565,10 +661,13 @@ class raw_env(AECEnv):
         return self.position.position_id()
 
     def match_id(self) -> str:
-        """GNU Backgammon Match ID of the current state (money game: length 0)."""
+        """GNU Backgammon Match ID of the current state (money game: length 0; in match
+        play the length, the score and the Crawford flag)."""
         from ..core.match_id import MatchState
 
         g = self.game
+        if self.match is not None:
+            return self.match.match_id(g.turn, game=g)
         return MatchState(
             cube_value=g.cube_value, cube_owner=g.cube_owner, player_on_roll=g.turn,
             crawford=False, game_state=2 if g.phase == Phase.OVER else 1, turn=g.actor,
@@ -592,7 +691,7 @@ class raw_env(AECEnv):
             from .render import render_rgb
 
             g = self.game
-            view = g.position if g.turn == 0 else g.position.swap()
+            view = standard_view(g.position if g.turn == 0 else g.position.swap(), g.variant)
             owner = None if g.cube_owner == -1 else g.cube_owner
             return render_rgb(view, dice=g.dice if g.phase == Phase.MOVE else None,
                               cube_value=g.cube_value, cube_owner=owner)
@@ -609,9 +708,19 @@ class raw_env(AECEnv):
                  f"({'centred' if g.cube_owner == -1 else self.possible_agents[g.cube_owner]})"]
         if g.played:
             extra.append(" played so far: " + " ".join(str(m) for m in g.played))
+        if g.variant.name != "standard":
+            extra.append(f" variant {g.variant.name}" + (
+                f"; bomb {'unowned' if g.bomb_owner < 0 else self.possible_agents[g.bomb_owner]}"
+                if g.variant.bomb else ""))
+        if self.match is not None:
+            m = self.match
+            extra.append(f" match to {m.length}: {m.score[0]}-{m.score[1]}"
+                         + (" (Crawford game)" if m.crawford else "")
+                         + (" (post-Crawford)" if m.post_crawford else ""))
         if g.result:
             extra.append(f" {self.possible_agents[g.result.winner]} wins {g.result.points} ({g.result.outcome})")
-        return render_text(g.position, g.dice if g.phase == Phase.MOVE else None, extra)
+        return render_text(standard_view(g.position, g.variant),
+                           g.dice if g.phase == Phase.MOVE else None, extra)
 
     def close(self):
         pass

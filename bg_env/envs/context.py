@@ -15,7 +15,9 @@ offset   size   meaning
 14       24     the actor's pinned checker on his point 1..24 (Plakoto)
 38       24     the opponent's pinned checker on the actor's point 1..24
 62       1      1 in match play
-63       2      points away / 25: actor, opponent (0 in a money game)
+63       2      points away / 25: actor, opponent (0 in a money game; with the
+                ``"compact"`` encoder the block is ``int8``: points away, and the
+                match-winning chance below in percent)
 65       2      this game is the Crawford game; the match is post-Crawford
 67       1      the actor's match-winning chance now (Kazaross-XG2; 0 in money play)
 =======  =====  =============================================================
@@ -54,9 +56,11 @@ def standard_view(pos: Position, variant: "Variant | str") -> Position:
     return Position._unchecked(pos.me, tuple(opp))
 
 
-def encode_context(game: Game, actor: int, match=None) -> np.ndarray:
+def encode_context(game: Game, actor: int, match=None, integer: bool = False) -> np.ndarray:
     """The context block of ``game`` for side ``actor`` (``match``: the
-    :class:`~bg_env.core.match.Match` being played, if any)."""
+    :class:`~bg_env.core.match.Match` being played, if any). ``integer=True`` gives the
+    ``int8`` form that goes with the ``"compact"`` encoder: points away as integers and the
+    match-winning chance in percent."""
     out = np.zeros(CONTEXT_SIZE, dtype=np.float32)
     variant = game.variant
     out[VARIANT_ORDER.index(variant.name)] = 1
@@ -77,4 +81,7 @@ def encode_context(game: Game, actor: int, match=None) -> np.ndarray:
         out[65] = match.crawford
         out[66] = match.post_crawford
         out[67] = match.equity(actor)
-    return out
+        if integer:
+            out[63:65] *= 25
+            out[67] = round(out[67] * 100)
+    return out.astype(np.int8) if integer else out

@@ -86,3 +86,74 @@ def test_play_level_gym_env_plays_long_nardy_and_refuses_nuclear():
     assert n >= 1
     with pytest.raises(ValueError, match="variant='nuclear'.*backgammon_plays_v0"):
         BackgammonPlaysEnv(variant="nuclear")
+
+
+def _observations(variant: str, seed: int, steps: int, **config):
+    """(game, observation of the agent to act) along a random game."""
+    env = backgammon_v0.raw_env(variant=variant, cube=False, **config)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if env.terminations[env.agent_selection]:
+            return
+        side = env.possible_agents.index(env.agent_selection)
+        obs = env.observe(env.agent_selection)
+        yield env.game, side, obs["observation"]
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal[legal != BOMB] if len(legal) > 1 else legal)))
+
+
+def test_context_block_says_the_variant_and_one_shape_fits_all():
+    from bg_env.envs.context import CONTEXT_SIZE, VARIANT_ORDER
+    from bg_env.envs.observation import TESAURO_SIZE
+
+    shapes = set()
+    for variant in VARIANT_ORDER:
+        game, side, obs = next(_observations(variant, 0, 1, context=True))
+        shapes.add(obs.shape)
+        assert obs[TESAURO_SIZE + VARIANT_ORDER.index(variant)] == 1
+        assert obs[TESAURO_SIZE:TESAURO_SIZE + len(VARIANT_ORDER)].sum() == 1
+    assert shapes == {(TESAURO_SIZE + CONTEXT_SIZE,)}
+    game, side, obs = next(_observations("standard", 0, 1))
+    assert obs.shape == (TESAURO_SIZE,)  # standard money game: no block unless asked
+
+
+def test_context_block_shows_plakoto_pins_from_the_observer_side():
+    from bg_env.envs.observation import TESAURO_SIZE
+
+    seen = 0
+    for game, side, obs in _observations("plakoto", 1, 400):
+        ctx = obs[TESAURO_SIZE:]
+        pos = game.position if side == game.turn else game.position.swap()
+        mine, theirs = pos.pinned
+        assert [p for p in range(1, 25) if ctx[13 + p]] == [p for p in range(1, 25) if mine >> p & 1]
+        assert [p for p in range(1, 25) if ctx[37 + p]] == [25 - q for q in range(24, 0, -1) if theirs >> q & 1]
+        seen += bool(mine or theirs)
+    assert seen > 0
+
+
+def test_long_nardy_board_is_encoded_where_the_checkers_stand():
+    from bg_env.envs.context import standard_view
+    from bg_env.envs.observation import encode_board
+
+    for game, side, obs in _observations("long_nardy", 2, 30):
+        pos = game.position if side == game.turn else game.position.swap()
+        assert np.array_equal(obs[:196], encode_board(standard_view(pos, "long_nardy")))
+    # the opponent's head (15 checkers on his 24) is on the observer's 12-point at the start
+    game, side, obs = next(_observations("long_nardy", 2, 1))
+    assert obs[96 + 4 * 11: 96 + 4 * 12].tolist() == [1, 1, 1, 6]
+
+
+def test_context_block_shows_who_owns_the_bomb():
+    from bg_env.envs.observation import TESAURO_SIZE
+
+    env = backgammon_v0.raw_env(variant="nuclear", cube=False)
+    env.reset(seed=0)
+    while BOMB not in env.legal_actions():
+        env.step(env.legal_actions()[0])
+    agent = env.agent_selection
+    ctx = env.observe(agent)["observation"][TESAURO_SIZE:]
+    assert ctx[11:14].tolist() == [0, 0, 1]  # nobody owns it; the actor may set it off
+    env.step(BOMB)
+    ctx = env.observe(agent)["observation"][TESAURO_SIZE:]
+    assert ctx[11:13].tolist() == [0, 1]  # now the opponent's
