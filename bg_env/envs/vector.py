@@ -8,7 +8,7 @@ Description:
     and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
     learner's action, then the opponent's decisions until the learner must act again);
     nothing runs per game in Python but the bookkeeping of finished episodes (standard
-    backgammon only). Other variants, other
+    money games without the context block only). Other variants, other
     opponents (agents, callables, specs) and the play-level view (``view="plays"``,
     :mod:`bg_env.envs.play_env`) run their Gymnasium envs one after the other
     (:class:`GymVecEnv`, Stable-Baselines3's ``DummyVecEnv``).
@@ -94,7 +94,8 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
         make = lambda: BackgammonPlaysEnv(opponent=opponent, **config)  # noqa: E731
         venv: VecEnv = GymVecEnv([make] * num_envs)
     elif (opponent == "random" and not PURE_PYTHON and config.get("render_mode") is None
-          and config.get("variant", "standard") == "standard"):
+          and config.get("variant", "standard") == "standard"
+          and not config.get("match_length") and not config.get("context")):
         venv = BackgammonVecEnv(num_envs, **config)
     else:
         venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)

@@ -157,3 +157,13 @@ def test_context_block_shows_who_owns_the_bomb():
     env.step(BOMB)
     ctx = env.observe(agent)["observation"][TESAURO_SIZE:]
     assert ctx[11:13].tolist() == [0, 1]  # now the opponent's
+
+
+def test_vector_env_with_match_play_or_context_takes_the_general_path():
+    from bg_env.envs.context import CONTEXT_SIZE
+    from bg_env.envs.observation import TESAURO_SIZE
+
+    for config in (dict(match_length=3), dict(context=True)):
+        venv = make_vec_env(2, seed=1, **config)
+        assert not isinstance(venv, BackgammonVecEnv)
+        assert venv.reset().shape == (2, TESAURO_SIZE + CONTEXT_SIZE)
