@@ -18,6 +18,10 @@ State of game ``i`` (:class:`Games` holds the arrays):
 * ``seeds[i]``: the state of the game's own random generator (splitmix64; dice are drawn
   as unbiased integers with Lemire's method). One seed, one game.
 
+The turn kernels (``_open``, ``_step``, ``_settle``...) also serve
+:mod:`bg_env.core.engine`, whose one game draws its dice from a numpy ``Generator``: they
+take the dice source as ``seeds, i, fn, st`` and draw through :func:`_next_die`.
+
 Decisions with one answer are not asked, as in :class:`~bg_env.core.game.Game`: no cube
 question when doubling is not allowed, no step when no die can be played, and a checker
 move that is the only legal one is played automatically.
@@ -33,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
-from .fast import next_move_mask, turn_plan
+from .fast import _die_from, _mask_into, turn_plan
 from .outcome import GAMMON_RULES
 
 __all__ = ["Games", "act", "reset_games", "start_episodes", "step_against_random", "OUTCOMES"]
@@ -86,6 +90,17 @@ def _below(seeds, i, n):
 @njit(cache=True)
 def _die(seeds, i):
     return _below(seeds, i, 6) + 1
+
+
+@njit(cache=True)
+def _next_die(seeds, i, fn, st):
+    """One die from the dice source: game ``i``'s generator in ``seeds``, or, with
+    ``seeds`` None, the numpy bit generator whose ``ctypes`` ``next_uint32`` and
+    ``state_address`` are ``fn`` and ``st`` (:func:`bg_env.core.fast._die_from`). Numba
+    resolves the branch when it compiles, from the type of ``seeds``."""
+    if seeds is None:
+        return _die_from(fn, st)
+    return _die(seeds, i)
 
 
 # ------------------------------------------------------------------------- rules
@@ -187,17 +202,17 @@ def _start_play(s, me, opp, d1, d2):
 
 
 @njit(cache=True)
-def _begin_turn(s, me, opp, seeds, i, rules):
+def _begin_turn(s, me, opp, rules, seeds, i, fn, st):
     """The turn of the side on turn: the cube question when allowed, else roll."""
     if _may_double(s, rules):
         s[PHASE] = P_CUBE
     else:
-        d1 = _die(seeds, i)
-        _start_play(s, me, opp, d1, _die(seeds, i))
+        d1 = _next_die(seeds, i, fn, st)
+        _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st))
 
 
 @njit(cache=True)
-def _end_turn(s, me, opp, seeds, i, rules):
+def _end_turn(s, me, opp, rules, seeds, i, fn, st):
     """The play is complete: the game ends when the mover is off, else the other side
     takes the turn (:meth:`Game._end_turn`)."""
     if _all_off(me):
@@ -211,7 +226,7 @@ def _end_turn(s, me, opp, seeds, i, rules):
         me[p], opp[p] = opp[p], me[p]
     s[TURN] = 1 - s[TURN]
     s[N_DICE] = 0
-    _begin_turn(s, me, opp, seeds, i, rules)
+    _begin_turn(s, me, opp, rules, seeds, i, fn, st)
 
 
 @njit(cache=True)
@@ -241,42 +256,38 @@ def _apply_move(s, me, opp, action):
 
 
 @njit(cache=True)
-def _settle(s, me, opp, seeds, i, rules, mask):
+def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
     """Play forced moves and end finished turns until a real decision or the end of the
-    game (:meth:`Game.settle`), then write the decider's legal actions into ``mask``."""
-    mask[:] = False
+    game (:meth:`Game.settle`), then write the decider's legal actions into ``mask`` (bool
+    or int8)."""
+    mask[:] = 0
     while True:
         phase = s[PHASE]
         if phase == P_OVER:
             return
         if phase == P_CUBE:
-            mask[ROLL] = True
-            mask[DOUBLE] = True
+            mask[ROLL] = 1
+            mask[DOUBLE] = 1
             return
         if phase == P_TAKE or phase == P_BEAVER_TAKE:
-            mask[TAKE] = True
-            mask[DROP] = True
+            mask[TAKE] = 1
+            mask[DROP] = 1
             if phase == P_TAKE and _may_beaver(s, rules):
-                mask[BEAVER] = True
+                mask[BEAVER] = 1
             return
         if s[MOVES_LEFT] == 0:
-            _end_turn(s, me, opp, seeds, i, rules)
+            _end_turn(s, me, opp, rules, seeds, i, fn, st)
             continue
-        moves = next_move_mask(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[MOVES_LEFT], s[LARGER_ONLY])
-        only = -1
-        count = 0
-        for a in range(150):
-            if moves[a]:
-                count += 1
-                only = a
+        count, only = _mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
+                                 s[LARGER_ONLY], mask)
         if count != 1:
-            mask[:150] = moves
             return
+        mask[only] = 0
         _apply_move(s, me, opp, only)
 
 
 @njit(cache=True)
-def _open(s, me, opp, seeds, i, rules, mask):
+def _open(s, me, opp, rules, mask, seeds, i, fn, st):
     """A new game from the standard start (:meth:`Game.opening`): each side rolls one die,
     ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both."""
     for p in range(26):
@@ -292,8 +303,8 @@ def _open(s, me, opp, seeds, i, rules, mask):
     s[OUTCOME] = -1
     ties = 0
     while True:
-        a = _die(seeds, i)
-        b = _die(seeds, i)
+        a = _next_die(seeds, i, fn, st)
+        b = _next_die(seeds, i, fn, st)
         if a != b:
             break
         if ties < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0:
@@ -301,14 +312,12 @@ def _open(s, me, opp, seeds, i, rules, mask):
             s[CUBE_VALUE] = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
     s[TURN] = 0 if a > b else 1
     _start_play(s, me, opp, max(a, b), min(a, b))
-    _settle(s, me, opp, seeds, i, rules, mask)
+    _settle(s, me, opp, rules, mask, seeds, i, fn, st)
 
 
 @njit(cache=True)
-def _act(s, me, opp, seeds, i, rules, mask, action):
-    """:meth:`Game.step` for game ``i``; ``False`` (nothing changed) when illegal."""
-    if action < 0 or action >= N_ACTIONS or not mask[action]:
-        return False
+def _step(s, me, opp, rules, mask, action, seeds, i, fn, st):
+    """:meth:`Game.step` with a legal ``action`` (unchecked: see ``mask``)."""
     phase = s[PHASE]
     if phase == P_MOVE:
         _apply_move(s, me, opp, action)
@@ -317,8 +326,8 @@ def _act(s, me, opp, seeds, i, rules, mask, action):
             s[PENDING] = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
             s[PHASE] = P_TAKE
         else:
-            d1 = _die(seeds, i)
-            _start_play(s, me, opp, d1, _die(seeds, i))
+            d1 = _next_die(seeds, i, fn, st)
+            _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st))
     else:
         taker = 1 - s[TURN] if phase == P_TAKE else s[TURN]
         if action == DROP:
@@ -331,9 +340,17 @@ def _act(s, me, opp, seeds, i, rules, mask, action):
             s[CUBE_VALUE] = s[PENDING]
             s[CUBE_OWNER] = 1 - s[TURN]
             s[CUBE_TURNED] = 1
-            d1 = _die(seeds, i)
-            _start_play(s, me, opp, d1, _die(seeds, i))
-    _settle(s, me, opp, seeds, i, rules, mask)
+            d1 = _next_die(seeds, i, fn, st)
+            _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st))
+    _settle(s, me, opp, rules, mask, seeds, i, fn, st)
+
+
+@njit(cache=True)
+def _act(s, me, opp, seeds, i, rules, mask, action):
+    """:meth:`Game.step` for game ``i``; ``False`` (nothing changed) when illegal."""
+    if action < 0 or action >= N_ACTIONS or not mask[action]:
+        return False
+    _step(s, me, opp, rules, mask, action, seeds, i, 0, 0)
     return True
 
 
@@ -359,7 +376,7 @@ def reset_games(state, me, opp, seeds, rules, mask, which):
     """Start a new game in every ``i`` with ``which[i]``."""
     for i in range(state.shape[0]):
         if which[i]:
-            _open(state[i], me[i], opp[i], seeds, i, rules, mask[i])
+            _open(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
 
 
 @njit(cache=True)
@@ -397,7 +414,7 @@ def start_episodes(state, me, opp, seeds, rules, mask, which, sides, learner, ma
             continue
         while True:
             sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
-            _open(state[i], me[i], opp[i], seeds, i, rules, mask[i])
+            _open(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
             if _opponent_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i], sides[i],
                                max_turns) == 0:
                 break
