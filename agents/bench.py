@@ -4,8 +4,10 @@ Random self-play with the cube off through each layer (the core, the raw AEC env
 ``env()`` with wrappers, the Gymnasium env, the vector env) and legal-play generation
 (the pure-Python generator, the numba fast path when present, and GNU Backgammon's C
 generator through gnubg-nn when installed). OpenSpiel (``pyspiel``) is measured too when
-installed (the optional ``[bench]`` extra). Each measurement runs for about ``seconds``;
-ratios are to OpenSpiel when it was measured, else to the raw env.
+installed (the optional ``[bench]`` extra), and so is pgx's JAX backgammon: 256 games
+stepped at once by ``jax.jit(jax.vmap(step))`` on the CPU, compile time left out. A row
+whose library is missing is skipped with a note. Each measurement runs for about
+``seconds``; ratios are to OpenSpiel when it was measured, else to the raw env.
 
 Every self-play row uses the same random agent: a uniform pick among the legal actions
 from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a step of
@@ -34,6 +36,9 @@ from typing import Callable
 import numpy as np
 
 __all__ = ["run_bench"]
+
+PGX_BATCH = 256
+PGX_ROW = f"pgx (JAX, vmap {PGX_BATCH}, CPU)"
 
 
 def _cpu() -> str:
@@ -142,6 +147,61 @@ def _openspiel(seconds: float):
     return _timed(one, seconds)
 
 
+def _pgx(seconds: float, batch: int = 256):
+    """pgx's backgammon (JAX) on the CPU: ``batch`` games stepped at once by
+    ``jax.jit(jax.vmap(step))``, a uniform random legal action per game (``categorical``
+    on the masked logits of ``legal_action_mask``), finished games reset in the same
+    call. Compilation and a first stretch of steps are left out of the timing; the games
+    counted are those that end (``terminated``) inside the timed window. Returns
+    ``(games/s, steps/s, seconds spent compiling and warming up)``, or None when pgx (or
+    jax) is not importable. A pgx step moves one checker by one die, so its steps are not
+    our plays, nor OpenSpiel's."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx
+    except ImportError:
+        return None
+    env = pgx.make("backgammon")
+
+    def one(state, key):
+        k_act, k_step, k_init = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(k_act, logits)
+        state = env.step(state, action, k_step)
+        ended = state.terminated
+        reset = ended | state.truncated
+        return jax.lax.cond(reset, lambda: env.init(k_init), lambda: state), ended
+
+    vstep = jax.vmap(one)
+
+    @jax.jit
+    def step(state, key, finished):
+        key, sub = jax.random.split(key)
+        state, ended = vstep(state, jax.random.split(sub, batch))
+        return state, key, finished + ended.sum()
+
+    t_compile = time.perf_counter()
+    with jax.default_device(jax.devices("cpu")[0]):
+        key = jax.random.PRNGKey(0)
+        key, sub = jax.random.split(key)
+        state = jax.jit(jax.vmap(env.init))(jax.random.split(sub, batch))
+        finished = jnp.zeros((), jnp.int32)
+        for _ in range(20):  # compile, then warm up
+            state, key, finished = step(state, key, finished)
+        jax.block_until_ready(finished)
+        t_compile = time.perf_counter() - t_compile
+        finished = jnp.zeros((), jnp.int32)
+        n = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            state, key, finished = step(state, key, finished)
+            n += 1
+        games = int(finished)  # waits for the queued steps
+        dt = time.perf_counter() - t0
+    return games / dt, n * batch / dt, t_compile
+
+
 def _timers():
     """A VecEnv wrapper adding up the time spent in the env's calls, and a callback adding
     up the time spent collecting rollouts (imported late: SB3 is optional)."""
@@ -227,6 +287,7 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
     from bg_env.core.moves import legal_plays
 
     rows: dict[str, dict] = {}
+    skipped: dict[str, str] = {}
 
     def add(name: str, unit: str, result) -> None:
         if result is not None:
@@ -245,7 +306,17 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
         bench_vec_env = None
     if bench_vec_env is not None:
         add("vector env (64 games)", "games", bench_vec_env(seconds))
-    add("OpenSpiel pyspiel", "games", _openspiel(seconds))
+    spiel = _openspiel(seconds)
+    add("OpenSpiel pyspiel", "games", spiel)
+    if spiel is None:
+        skipped["OpenSpiel pyspiel"] = ("pyspiel not importable "
+                                        "(pip install open_spiel, or the [bench] extra)")
+    pgx_result = _pgx(seconds, PGX_BATCH)
+    add(PGX_ROW, "games", pgx_result)
+    if pgx_result is None:
+        skipped[PGX_ROW] = "pgx/jax not importable (pip install pgx, or the [bench] extra)"
+    else:
+        rows[PGX_ROW]["compile_s"] = pgx_result[2]
 
     cases = _movegen_cases()
     it = iter(range(10**12))
@@ -283,7 +354,8 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
         pass
 
     training = _ppo_training() if bench_vec_env is not None else None
-    out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds, "rows": rows}
+    out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds,
+           "rows": rows, "skipped": skipped}
     if training is not None:
         out["maskable_ppo"] = {"steps_per_s": training[0], "env_share": training[1],
                                "env_share_of_rollouts": training[2]}
@@ -301,6 +373,11 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
         print(f"{name:34s} {r['per_s']:10.1f} {r['unit']:>3.3s} {steps} {ratio:8.2f}")
     print("\nratios: games to OpenSpiel (or the raw env when OpenSpiel is absent); "
           "calls to gnubg-nn (or pure Python)")
+    if PGX_ROW in rows:
+        print(f"pgx: {PGX_BATCH} games per jitted call; its steps are single checker moves, "
+              f"and {rows[PGX_ROW]['compile_s']:.1f} s of compiling and warm-up are left out")
+    for name, why in skipped.items():
+        print(f"skipped: {name}: {why}")
     if training is not None:
         print("\nMaskablePPO on the vector env (16 games, 2048 steps, SB3 defaults, "
               f"1 torch thread): {training[0]:.0f} steps/s; env {training[1]:.1%} of the wall time "
