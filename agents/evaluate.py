@@ -138,24 +138,32 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
     config = dict(config, cube=cube)
     core = not cube and isinstance(agent_a, PlayAgent) and isinstance(agent_b, PlayAgent)
     rules = Rules(**{k: v for k, v in config.items() if k in Rules.keys()})
-    pairs = (games + 1) // 2
+    for game_seed, a_side, seats in _paired_seats(agent_a, agent_b, games, seed,
+                                                  progress and f"{name_a} vs {name_b}"):
+        if core:
+            winner, outcome, points = play_game_core(seats, game_seed, rules)
+        else:
+            winner, outcome, points = play_game_env(seats, game_seed, config)
+        if winner < 0:
+            continue
+        stats.add(points if winner == a_side else -points, outcome)
+    return stats
+
+
+def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = False):
+    """``(seed, A's side, seats)`` for ``n`` games or matches rounded up to pairs: each pair
+    shares one seed (the same dice), A first as side 0, then as side 1. ``progress``: a
+    progress-bar label, or false for none."""
+    pairs = (n + 1) // 2
     iterator = range(pairs)
     if progress:
         from tqdm import tqdm
 
-        iterator = tqdm(iterator, desc=f"{name_a} vs {name_b}", unit="pair")
+        iterator = tqdm(iterator, desc=progress, unit="pair")
     seeds = np.random.SeedSequence(seed).generate_state(pairs)
     for i in iterator:
         for a_side in (0, 1):
-            seats = (agent_a, agent_b) if a_side == 0 else (agent_b, agent_a)
-            if core:
-                winner, outcome, points = play_game_core(seats, int(seeds[i]), rules)
-            else:
-                winner, outcome, points = play_game_env(seats, int(seeds[i]), config)
-            if winner < 0:
-                continue
-            stats.add(points if winner == a_side else -points, outcome)
-    return stats
+            yield int(seeds[i]), a_side, ((agent_a, agent_b) if a_side == 0 else (agent_b, agent_a))
 
 
 # ---------------------------------------------------------------------- match play
@@ -298,15 +306,7 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
         raise ValueError(f"unknown rule option(s) {unknown}; allowed: {Rules.keys()}")
     rules = Rules(**dict(config, cube=cube))
     stats = MatchPlayStats(name_a, name_b, length)
-    pairs = (matches + 1) // 2
-    iterator = range(pairs)
-    if progress:
-        from tqdm import tqdm
-
-        iterator = tqdm(iterator, desc=f"{name_a} vs {name_b} ({length}-pt)", unit="pair")
-    seeds = np.random.SeedSequence(seed).generate_state(pairs)
-    for i in iterator:
-        for a_side in (0, 1):
-            seats = (agent_a, agent_b) if a_side == 0 else (agent_b, agent_a)
-            stats.add(play_match(seats, length, int(seeds[i]), rules), a_side)
+    for match_seed, a_side, seats in _paired_seats(
+            agent_a, agent_b, matches, seed, progress and f"{name_a} vs {name_b} ({length}-pt)"):
+        stats.add(play_match(seats, length, match_seed, rules), a_side)
     return stats
