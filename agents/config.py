@@ -58,11 +58,7 @@ def load_config(cls: type[T], path: str | None = None, overrides: dict[str, Any]
     if path is not None:
         if not os.path.exists(path):
             raise FileNotFoundError(f"config file {path!r} does not exist")
-        with open(path) as fh:
-            loaded = yaml.safe_load(fh) or {}
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{path}: expected a mapping of settings, got {type(loaded).__name__}")
-        data.update(loaded)
+        data.update(_read_mapping(path))
     data.update(overrides or {})
     unknown = sorted(set(data) - set(known))
     source = path or "overrides"
@@ -95,12 +91,22 @@ def load_env_options(path: str) -> dict[str, Any]:
 
     if not os.path.isfile(path):
         raise ConfigError(f"environment options file {path!r} does not exist")
-    with open(path) as fh:
-        data = yaml.safe_load(fh) or {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping of option: value, got {type(data).__name__}")
+    data = _read_mapping(path)
     try:
         EnvConfig.from_kwargs(**data)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    return data
+
+
+def _read_mapping(path: str) -> dict[str, Any]:
+    """A YAML file's top-level mapping (empty file: ``{}``).
+
+    Raises:
+        ConfigError: the file holds something else than a mapping (the message names it).
+    """
+    with open(path) as fh:
+        data = yaml.safe_load(fh) or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of key: value, got {type(data).__name__}")
     return data
