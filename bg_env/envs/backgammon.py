@@ -1,17 +1,23 @@
 """Backgammon as a PettingZoo AEC environment (classic-env style).
 
 Description:
-    A money game of backgammon for two agents, ``player_0`` and ``player_1``, with the
-    doubling cube. Every decision is one step: the cube (roll or double), the answer to a
+    A money game (or match) of backgammon for two agents, ``player_0`` and
+    ``player_1``, with the doubling cube. Every decision is one step: the cube (roll or double), the answer to a
     double (take, drop, beaver), and each checker move. The same agent keeps acting until
     its play is complete. Decisions with one answer are not asked (see
     :mod:`bg_env.core.game`). Rules: ``shared/RULES.md``; GNU Backgammon agrees with the
     legal plays.
 
+    Any rule variant (``variant=``, :mod:`bg_env.core.variants`) and match play
+    (``match_length=N``: the episode is a match to N points, with the Crawford rule).
+
 Observation:
     ``{"observation": vector, "action_mask": int8[N_ACTIONS]}`` from the observing agent's
     side; the mask is all zeros for the agent not acting. Encoders and their layouts:
-    :mod:`bg_env.envs.observation` (``"tesauro"`` float32[212] by default).
+    :mod:`bg_env.envs.observation` (``"tesauro"`` float32[212] by default), followed by
+    the context block of :mod:`bg_env.envs.context` (68 values: variant, bomb, pins,
+    match score) when ``context`` is on (by default for every variant but standard and
+    in match play).
 
 Action:
     ``Discrete(156)``: checker moves ``(source - 1) * 6 + (die - 1)`` (source 25 = bar, a
@@ -23,11 +29,17 @@ Rewards:
     0 until the game ends; then ``+points`` to the winner and ``-points`` to the loser with
     ``points = cube value x (1, 2 or 3)`` (``reward="points"``), or +-1 (``reward="win"``).
     A drop scores the cube value before the double. At the end ``infos[agent]`` holds
-    ``outcome`` (single/gammon/backgammon/drop), ``cube_value``, ``points``, ``winner``.
+    ``outcome`` (single/gammon/backgammon/drop, or hit/mother in the variants that end
+    that way), ``cube_value``, ``points``, ``winner``. Match play: +-1 when the match
+    ends (``match_reward="result"``), or twice each game's change in match-winning
+    chances after every game (``"equity"``, Kazaross-XG2); infos then hold ``game`` (the
+    finished game's outcome), ``score``, and at the end ``winner``, ``games`` and
+    ``crawford_games``.
 
 Episode End:
-    Terminated when a side has borne off all its checkers or a double is dropped;
-    truncated after ``max_turns`` turns when that is set.
+    Terminated when a side has borne off all its checkers or a double is dropped (in
+    match play: when a side reaches the match length); truncated after ``max_turns``
+    turns of a game when that is set.
 
 Arguments:
     See :class:`EnvConfig`. An unknown key or bad value raises ``ValueError`` naming it.
