@@ -148,6 +148,8 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         blob = torch.load(ckpt_path, map_location="cpu", weights_only=False)
         net.load_state_dict(blob["state_dict"])
         opt.load_state_dict(blob["optimizer"])
+        for group in opt.param_groups:  # the config's rate, not the checkpoint's
+            group["lr"] = cfg.lr
         rng.bit_generator.state = blob["rng"]
         start, history = blob["games"], blob["history"]
     elif resume:

@@ -155,6 +155,10 @@ def test_tiny_td_run_saves_loads_and_resumes(tmp_path):
     assert [h["games"] for h in history] == [2, 4, 6]
     report = open(os.path.join(run, "report.md")).read()
     assert "| 6 |" in report
+    cfg.games, cfg.lr = 8, 1e-4  # a resumed run trains at the config's rate
+    train_td(cfg, resume=True, progress=False)
+    blob = torch.load(os.path.join(run, "checkpoint.pt"), weights_only=False)
+    assert blob["games"] == 8 and blob["optimizer"]["param_groups"][0]["lr"] == 1e-4
 
 
 def test_resume_without_a_checkpoint_names_the_path(tmp_path):
