@@ -58,19 +58,29 @@ class RandomPolicy:
         return int(legal[env.np_random.integers(len(legal))])
 
 
+def load_agent_spec(spec: str):
+    """``agents.load_agent(spec)``; the agents package sits above bg_env, so a spec other
+    than ``"random"`` needs it installed.
+
+    Raises:
+        ValueError: the agents package is missing (the message names the spec).
+    """
+    try:
+        from agents import load_agent
+    except ImportError as exc:  # pragma: no cover
+        raise ValueError(
+            f"opponent={spec!r}: only 'random' is built in; install the agents package "
+            "for other specs"
+        ) from exc
+    return load_agent(spec)
+
+
 def resolve_opponent(opponent: Any) -> Callable[[raw_env], int]:
     """Turn an agent, a callable or a spec string into ``f(env) -> action``."""
     if opponent is None or opponent == "random":
         return RandomPolicy().act
     if isinstance(opponent, str):
-        try:
-            from agents import load_agent  # the agents package sits above bg_env
-        except ImportError as exc:  # pragma: no cover
-            raise ValueError(
-                f"opponent={opponent!r}: only 'random' is built in; install the agents package "
-                "for other specs"
-            ) from exc
-        return load_agent(opponent).act
+        return load_agent_spec(opponent).act
     if hasattr(opponent, "act"):
         return opponent.act
     if callable(opponent):

@@ -269,14 +269,9 @@ def resolve_play_opponent(opponent: Any):
     if opponent is None or opponent == "random":
         return _RandomOpponent().choose_play
     if isinstance(opponent, str):
-        try:
-            from agents import load_agent  # the agents package sits above bg_env
-        except ImportError as exc:  # pragma: no cover
-            raise ValueError(
-                f"opponent={opponent!r}: only 'random' is built in; install the agents "
-                "package for other specs"
-            ) from exc
-        opponent = load_agent(opponent)
+        from .gym_env import load_agent_spec
+
+        opponent = load_agent_spec(opponent)
     if hasattr(opponent, "choose_play"):
         return opponent.choose_play
     if callable(opponent):
