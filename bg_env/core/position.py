@@ -115,8 +115,10 @@ class Position:
         return pos
 
     @classmethod
-    def from_position_id(cls, position_id: str, checkers: int = 15) -> "Position":
-        """Decode a GNU Backgammon Position ID (14 characters of base64).
+    def from_position_id(cls, position_id: str, checkers: int = 15, validate: bool = True) -> "Position":
+        """Decode a GNU Backgammon Position ID (14 characters of base64). ``validate=False``
+        skips the check that no point is held by both sides in standard geometry (a
+        variant checks its own: :meth:`bg_env.core.variants.Variant.position_from_id`).
 
         Raises:
             InvalidPositionError: the string is not a Position ID of a legal board.
@@ -154,7 +156,8 @@ class Position:
                 )
             s[OFF] = checkers - n
         pos = cls(tuple(sides[1]), tuple(sides[0]))
-        pos.validate()
+        if validate:
+            pos.validate()
         return pos
 
     # ------------------------------------------------------------------ encodings

@@ -118,6 +118,22 @@ class Variant:
             return PinnedPosition(base.me, base.opp, (0, 0))
         return Position.start(self.start, self.checkers)
 
+    def position_from_id(self, position_id: str) -> Position:
+        """A Position ID read for this variant: its checker count, its geometry, and for
+        Plakoto no pins (IDs carry none, so a point both sides hold is refused).
+
+        Raises:
+            InvalidPositionError: not a Position ID of a board of this variant, or one
+                whose game is already over.
+        """
+        pos = Position.from_position_id(position_id, checkers=self.checkers, validate=False)
+        if self.landing == "pin":
+            pos = PinnedPosition(pos.me, pos.opp, (0, 0))
+        self.validate(pos)
+        if variant_outcome(self, pos) is not None:
+            raise InvalidPositionError(f"Position ID {position_id!r}: the game is already over")
+        return pos
+
     def validate(self, pos: Position) -> None:
         """Raise :class:`InvalidPositionError` if ``pos`` cannot occur in this variant."""
         for name, side in (("player", pos.me), ("opponent", pos.opp)):
@@ -345,7 +361,7 @@ def _step(variant: Variant, st: _TurnState, source: int, die: int, as_hitter: bo
             hitters[dest] += 1
         hitters = tuple(hitters)
     head_left = st.head_left - (variant.nardy_rules and source == 24)
-    over = (variant.first_hit_wins and hit) or (variant.mother and hit and q == 24)
+    over = hit and (variant.first_hit_wins or (variant.mother and q == 24))  # q: hit's point
     return _TurnState(new_me, new_opp, pinned, hitters, head_left, over), hit
 
 

@@ -485,7 +485,7 @@ class raw_env(AECEnv):
             self.game = Game(self.match.game_rules())
         else:
             self.game = Game(self.config.rules())
-        if any(k in options for k in ("position_id", "match_id", "dice")):
+        if any(k in options for k in _START_OPTIONS):
             self._reset_from(options)
         else:
             self.game.opening(self.np_random)
@@ -497,12 +497,7 @@ class raw_env(AECEnv):
         g = self.game
         variant = g.variant
         if "position_id" in options:
-            pos = Position.from_position_id(options["position_id"], checkers=variant.checkers)
-            if variant.landing == "pin":  # IDs carry no pins: a point both hold is refused
-                from ..core.variants import PinnedPosition
-
-                pos = PinnedPosition(pos.me, pos.opp, (0, 0))
-            variant.validate(pos)
+            pos = variant.position_from_id(options["position_id"])
         else:
             pos = variant.start_position()
         agent = options.get("agent", "player_0")
@@ -528,8 +523,6 @@ class raw_env(AECEnv):
             dice = tuple(int(d) for d in dice)
             if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
                 raise ValueError(f"options['dice']={options['dice']!r}: expected two dice 1..6")
-        if pos.outcome() is not None:
-            raise ValueError(f"options['position_id']={options['position_id']!r}: the game is already over")
         if pending:  # a double is on offer: the board is from the taker's side
             g.position = pos.swap()
             g.offer_double()

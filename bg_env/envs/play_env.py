@@ -369,7 +369,7 @@ class BackgammonPlaysEnv(gym.Env):
         return self._observe()
 
     def _start_at(self, position_id: str, dice) -> None:
-        self.game.position = Position.from_position_id(position_id)
+        self.game.position = self.game.variant.position_from_id(position_id)
         self.game.turn = self.side
         if dice is not None:
             dice = tuple(int(d) for d in dice)

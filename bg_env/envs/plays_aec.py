@@ -253,11 +253,7 @@ class raw_env(AECEnv):
         agent = options.get("agent", "player_0")
         if agent not in self.possible_agents:
             raise ValueError(f"options['agent']={agent!r}: expected one of {self.possible_agents}")
-        pos = Position.from_position_id(options["position_id"])
-        if g.variant.landing == "pin":
-            pos = PinnedPosition(pos.me, pos.opp, (0, 0))
-        if pos.outcome() is not None:
-            raise ValueError(f"options['position_id']={options['position_id']!r}: the game is already over")
+        pos = g.variant.position_from_id(options["position_id"])
         dice = options.get("dice")
         if dice is not None:
             dice = tuple(int(d) for d in dice)

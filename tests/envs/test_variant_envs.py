@@ -167,3 +167,21 @@ def test_vector_env_with_match_play_or_context_takes_the_general_path():
         venv = make_vec_env(2, seed=1, **config)
         assert not isinstance(venv, BackgammonVecEnv)
         assert venv.reset().shape == (2, TESAURO_SIZE + CONTEXT_SIZE)
+
+
+def test_every_env_reads_a_position_id_with_the_variant_checker_count():
+    from bg_env import backgammon_plays_v0
+    from bg_env.core.variants import get_variant
+    from bg_env.envs.play_env import BackgammonPlaysEnv
+
+    start = get_variant("hypergammon2").start_position()
+    pid = start.position_id()
+    raw = backgammon_v0.raw_env(variant="hypergammon2")
+    raw.reset(options={"position_id": pid, "dice": (6, 5)})
+    plays = backgammon_plays_v0.raw_env(variant="hypergammon2")
+    plays.reset(options={"position_id": pid, "dice": (6, 5)})
+    gym_plays = BackgammonPlaysEnv(variant="hypergammon2", learner="player_0")
+    gym_plays.reset(options={"position_id": pid, "dice": (6, 5)})
+    for game in (raw.game, plays.game, gym_plays.game):
+        assert game.turn_start == start or game.phase != "move"
+        assert sum(game.position.me) == 2 and game.position.me[0] <= 2
