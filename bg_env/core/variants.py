@@ -190,8 +190,6 @@ VARIANTS: dict[str, Variant] = {
     )
 }
 VARIANTS["hypergammon"] = VARIANTS["hypergammon3"]
-VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
-"""Every accepted ``variant=`` value (``hypergammon`` is ``hypergammon3``)."""
 
 
 def get_variant(name: "str | Variant") -> Variant:
@@ -375,12 +373,17 @@ def variant_sequences(
     the play step by step. A play that ends the game (a sudden-death hit, a pinned
     mother) counts as using all its dice. No legal move: one empty sequence.
     """
-    variant = get_variant(variant)
-    to_play = dice_to_play(dice)
-    found: list[tuple[tuple[Move, ...], _TurnState]] = []
+    return [(moves, boards[-1]) for moves, boards in _sequences(get_variant(variant), pos, dice)]
 
-    def extend(st: _TurnState, remaining: list[int], moves: tuple[Move, ...]) -> None:
-        moved = False
+
+def _sequences(variant: Variant, pos: Position, dice: tuple[int, int]):
+    """:func:`variant_sequences` with the board after every move: ``(moves, boards)``,
+    ``boards[0]`` the start and ``boards[k]`` the board after ``k`` moves."""
+    to_play = dice_to_play(dice)
+    found: list[tuple[tuple[Move, ...], tuple[_TurnState, ...]]] = []
+
+    def extend(states: tuple[_TurnState, ...], remaining: list[int], moves: tuple[Move, ...]) -> None:
+        st, moved = states[-1], False
         if not st.over:
             for i, die in enumerate(remaining):
                 if die in remaining[:i]:
@@ -394,15 +397,15 @@ def variant_sequences(
                             continue
                         seen.add(step[0])
                         moved = True
-                        extend(step[0], rest, moves + (Move(source, die, step[1]),))
+                        extend(states + (step[0],), rest, moves + (Move(source, die, step[1]),))
         if not moved:
-            found.append((moves, st))
+            found.append((moves, states))
 
-    extend(_start_state(variant, pos, dice), to_play, ())
+    extend((_start_state(variant, pos, dice),), to_play, ())
     full = len(to_play)
 
     def used(item) -> int:
-        return full if item[1].over else len(item[0])
+        return full if item[1][-1].over else len(item[0])
 
     most = max(used(s) for s in found)
     kept = [s for s in found if used(s) == most]
@@ -410,11 +413,11 @@ def variant_sequences(
         larger = [s for s in kept if s[0][0].die == max(dice)]
         kept = larger or kept
     out, seen_orders = [], set()
-    for moves, st in kept:
+    for moves, states in kept:
         key = tuple((m.source, m.die) for m in moves)
-        if key not in seen_orders:
+        if key not in seen_orders:  # the same moves with another Caucasian hitter: same boards
             seen_orders.add(key)
-            out.append((moves, st.position(variant)))
+            out.append((moves, tuple(st.position(variant) for st in states)))
     return out
 
 
@@ -490,19 +493,26 @@ class VariantTurn:
     def __init__(self, variant: "Variant | str", pos: Position, dice: tuple[int, int]):
         self.variant = get_variant(variant)
         self.start = pos
-        self.sequences = variant_sequences(self.variant, pos, dice)
+        self.sequences = _sequences(self.variant, pos, dice)
+        """``(moves, boards)`` of every legal sequence still open (see :func:`_sequences`)."""
         self.made = 0
-        self._state = _start_state(self.variant, pos, dice)
 
     @property
     def moves_to_play(self) -> int:
         """How many more moves the longest legal play still has."""
         return max(len(m) for m, _ in self.sequences) - self.made
 
+    def next_moves(self) -> list[Move]:
+        """The legal next moves (with their hit flags), one per action, ascending."""
+        k, out = self.made, {}
+        for moves, _ in self.sequences:
+            if len(moves) > k:
+                out.setdefault(moves[k].action, moves[k])
+        return [out[a] for a in sorted(out)]
+
     def next_actions(self) -> list[int]:
         """The legal next checker-move actions, ascending; empty when the play is done."""
-        k = self.made
-        return sorted({m[k].action for m, _ in self.sequences if len(m) > k})
+        return [m.action for m in self.next_moves()]
 
     def move(self, action: int) -> tuple[Position, bool]:
         """Make one legal next move; the new position and whether it hit (or pinned).
@@ -514,25 +524,14 @@ class VariantTurn:
         left = [s for s in self.sequences if len(s[0]) > k and s[0][k].action == action]
         if not left:
             raise ValueError(f"action {action} is not a legal next move (legal: {self.next_actions()})")
-        source, die = action // 6 + 1, action % 6 + 1
-        step = _step(self.variant, self._state, source, die, False) or _step(
-            self.variant, self._state, source, die, True
-        )
-        self.sequences, self.made, self._state = left, k + 1, step[0]
-        return step[0].position(self.variant), step[1]
+        self.sequences, self.made = left, k + 1
+        moves, boards = left[0]
+        return boards[k + 1], moves[k].hit
 
     def continuations(self, current: Position) -> list[Play]:
         """Every distinct way to finish the play from ``current`` (the position after the
         moves made so far), one :class:`Play` per result."""
         plays: dict[Position, Play] = {}
-        for moves, result in self.sequences:
-            plays.setdefault(result, Play(current, moves[self.made :], result))
+        for moves, boards in self.sequences:
+            plays.setdefault(boards[-1], Play(current, moves[self.made :], boards[-1]))
         return list(plays.values())
-
-    def next_moves(self) -> list[Move]:
-        """The legal next moves (with their hit flags), one per action, ascending."""
-        k, out = self.made, {}
-        for moves, _ in self.sequences:
-            if len(moves) > k:
-                out.setdefault(moves[k].action, moves[k])
-        return [out[a] for a in sorted(out)]

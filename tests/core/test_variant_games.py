@@ -9,6 +9,7 @@ import pytest
 
 from bg_env.core.actions import BOMB, DOUBLE, ROLL
 from bg_env.core.game import Game, Phase, Rules
+from bg_env.core.position import Position
 from bg_env.core.variants import VARIANTS, PinnedPosition, explode, get_variant
 
 KINDS = {  # the results each variant's board can give (besides "drop" with the cube)
@@ -168,3 +169,18 @@ def test_same_seed_same_game_in_every_variant():
     for variant in ("plakoto", "long_nardy", "nuclear"):
         a, b = random_game(variant, 11), random_game(variant, 11)
         assert a.result == b.result and a.position == b.position
+
+
+def test_caucasian_game_follows_a_sequence_that_needs_the_hitter_to_move():
+    """8/6* 8/6 6/4 6/4 with 2-2: the last 6/4 moves the hitter (the other checker on 6
+    has moved already); the game must follow that sequence move by move."""
+    from bg_env.core.actions import encode_move
+    from bg_env.core.position import _side
+
+    game = Game(Rules(variant="caucasian", cube=False))
+    game.position = Position(_side({8: 2, 13: 13}, 15), _side({19: 1, 24: 14}, 15))
+    game.begin_turn(np.random.default_rng(0), (2, 2))
+    for source in (8, 8, 6, 6):
+        assert encode_move(source, 2) in game.legal_actions(), (source, game.played)
+        game.step(encode_move(source, 2), np.random.default_rng(0))
+    assert game.last_play and [str(m) for m in game.last_play][0] == "8/6*"
