@@ -128,6 +128,13 @@ class EnvConfig:
             Match(self.match_length, self.game_rules)  # no Jacoby, beavers, auto doubles
 
     @property
+    def batch_kernels_apply(self) -> bool:
+        """Whether the array kernels (:mod:`bg_env.core.batch`, :mod:`bg_env.core.engine`)
+        can play these games: standard money games without the context block."""
+        return (self.game_rules.variant == "standard" and not self.match_length
+                and not self.uses_context)
+
+    @property
     def uses_context(self) -> bool:
         """Whether observations carry the context block."""
         if self.context is not None:
@@ -373,8 +380,7 @@ class raw_env(AECEnv):
         # them; reading ``game`` hands the game over to a :class:`Game` (the same game,
         # the same dice to come) that plays the rest of it.
         self._engine = None
-        if (not PURE_PYTHON and rules.variant == "standard" and not self.config.match_length
-                and not self.config.uses_context):
+        if not PURE_PYTHON and self.config.batch_kernels_apply:
             self._engine = Games(1, rules)
             self._row = (self._engine.state[0], self._engine.me[0], self._engine.opp[0],
                          self._engine.rules)

@@ -94,14 +94,19 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
         make = lambda: BackgammonPlaysEnv(opponent=opponent, **config)  # noqa: E731
         venv: VecEnv = GymVecEnv([make] * num_envs)
     elif (opponent == "random" and not PURE_PYTHON and config.get("render_mode") is None
-          and config.get("variant", "standard") == "standard"
-          and not config.get("match_length") and not config.get("context")):
+          and EnvConfig.from_kwargs(**_env_keys(config)).batch_kernels_apply):
         venv = BackgammonVecEnv(num_envs, **config)
     else:
         venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)
     if seed is not None:
         venv.seed(seed)
     return venv
+
+
+def _env_keys(config: dict) -> dict:
+    """The :class:`EnvConfig` keys of ``config`` (it also holds the Gymnasium env's own)."""
+    known = set(EnvConfig.keys())
+    return {k: v for k, v in config.items() if k in known}
 
 
 class GymVecEnv(DummyVecEnv):
@@ -133,6 +138,10 @@ class BackgammonVecEnv(VecEnv):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
         self.config = EnvConfig.from_kwargs(**config)
+        if not self.config.batch_kernels_apply:
+            raise ValueError(
+                "BackgammonVecEnv plays standard money games without the context block; "
+                "use make_vec_env for variants, matches or context=True")
         if self.config.render_mode is not None:
             raise ValueError("render_mode: the fast vector env does not render; use GymVecEnv")
         self.render_mode = None

@@ -185,3 +185,9 @@ def test_every_env_reads_a_position_id_with_the_variant_checker_count():
     for game in (raw.game, plays.game, gym_plays.game):
         assert game.turn_start == start or game.phase != "move"
         assert sum(game.position.me) == 2 and game.position.me[0] <= 2
+
+
+def test_batch_vec_env_refuses_what_its_kernels_cannot_play():
+    for config in (dict(variant="hypergammon1"), dict(match_length=3), dict(context=True)):
+        with pytest.raises(ValueError, match="standard money games"):
+            BackgammonVecEnv(2, **config)
