@@ -28,8 +28,10 @@ import re
 from typing import Iterator
 
 from bg_env.core import BAR, Position, legal_plays
+from bg_env.core.game import Game
 
 __all__ = [
+    "RecordingGame",
     "pos",
     "show",
     "PHASES",
@@ -277,3 +279,12 @@ def random_turns(seed: int, n: int):
         yield pos, dice, plays
         result = rng.choice(plays).result
         pos = Position.start() if result.outcome() is not None else result.swap()
+
+
+class RecordingGame(Game):
+    """A Game that logs every play it completes in ``self.log`` (set it to a list first):
+    ``(turn start, dice, moves, result)``, forced and empty plays included."""
+
+    def _end_turn(self, rng) -> None:
+        self.log.append((self.turn_start, self.dice, tuple(self.played), self.position))
+        super()._end_turn(rng)

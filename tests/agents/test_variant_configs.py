@@ -30,7 +30,7 @@ def test_yaml_builds_an_env_that_starts_from_the_variant_start(path):
     variant = get_variant(options["variant"])
     assert env.game.variant is variant
     start = variant.start_position()
-    assert env.game.turn_start.me == start.me or env.game.turn_start.opp == start.opp
+    assert env.game.turn_start.me == start.me and env.game.turn_start.opp == start.opp
     assert sum(env.game.position.me) == variant.checkers
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import RecordingGame
 
 from bg_env.core.actions import BOMB, DOUBLE, ROLL
 from bg_env.core.game import Game, Phase, Rules
@@ -44,25 +45,14 @@ def random_game(variant: str, seed: int, cube: bool = False, bomb_rate: float = 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_random_games_end_with_a_valid_score(variant):
     v = get_variant(variant)
-    seen = set()
     for seed in range(6 if v.standard_moves else 3):
         game = random_game(variant, seed)
         result = game.result
         assert result.outcome in KINDS.get(variant, {"single", "gammon", "backgammon"})
         assert result.points == result.cube_value * MULTIPLIER[result.outcome]
-        seen.add(result.outcome)
         if result.outcome not in ("hit", "mother"):  # the winner bore off everything
             winner_side = game.position.me if result.winner == game.turn else game.position.opp
             assert sum(winner_side[1:26]) == 0
-    assert seen
-
-
-class RecordingGame(Game):
-    """A Game that records each completed play: (turn start, dice, moves, result)."""
-
-    def _end_turn(self, rng) -> None:
-        self.log.append((self.turn_start, self.dice, tuple(self.played), self.position))
-        super()._end_turn(rng)
 
 
 @pytest.mark.parametrize("variant", ["plakoto", "long_nardy", "caucasian", "sudden_death", "nuclear"])
@@ -116,7 +106,6 @@ def test_nuclear_bomb_is_an_action_that_passes_to_the_opponent():
     game.step(BOMB, rng)
     assert game.bomb_owner == 1 - side
     assert game.turn_start == explode(before) or game.turn != side  # blots went to the bar
-    assert sum(before.me[25:]) <= sum(explode(before).me[25:])
     # next turn belongs to the other side, who now owns the bomb and is asked again
     while game.turn == side and game.phase != Phase.OVER:
         game.step(game.legal_actions()[0], rng)

@@ -30,7 +30,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from helpers import show
+from helpers import RecordingGame, show
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,14 +66,6 @@ def gnubg():
 
 
 # ----------------------------------------------------------------- positions from games
-class RecordingGame(Game):
-    """A Game that logs every roll it plays: (turn start, dice, moves, result)."""
-
-    def _end_turn(self, rng) -> None:
-        self.log.append((self.turn_start, self.dice, tuple(self.played), self.position))
-        super()._end_turn(rng)
-
-
 @functools.lru_cache(maxsize=None)
 def game_log(variant: str, seed: int) -> tuple:
     """Every roll of one seeded game of uniformly random legal actions (the nuclear bomb
