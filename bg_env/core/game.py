@@ -366,11 +366,7 @@ class Game:
 
     def legal_mask(self) -> np.ndarray:
         """:meth:`legal_actions` as a fresh ``bool[N_ACTIONS]`` array."""
-        if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
-            return self._current_move_mask().astype(bool)
-        mask = np.zeros(N_ACTIONS, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
+        return self.legal_mask_int8().astype(bool)
 
     def legal_mask_int8(self) -> np.ndarray:
         """:meth:`legal_actions` as a fresh ``int8[N_ACTIONS]`` array (the environments'
