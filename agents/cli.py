@@ -2,47 +2,67 @@
 
 Examples::
 
-    bg-env train                              # configs/default.yaml (TD-Gammon, ~10 min)
-    bg-env train configs/ppo.yaml --set total_timesteps=200000
-    bg-env train configs/td.yaml --resume     # continue an interrupted run
+    bg-env train                              # agents/configs/default.yaml (TD-Gammon, ~10 min)
+    bg-env train ppo --set total_steps=200000 # a shipped config by name, from any folder
+    bg-env train td --resume                  # continue an interrupted run
+    bg-env train my_run.yaml --set lr=0.0005 --set games=5000
     bg-env eval td pubeval --games 1000 --json results.json
     bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
-    bg-env eval random pubeval --rules configs/variants/nackgammon.yaml
+    bg-env eval random pubeval --rules nackgammon  # agents/configs/variants/nackgammon.yaml
     bg-env play --opponent td
     bg-env bench
+
+The library logs through :mod:`logging`; the command shows its INFO messages on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
+import math
 import os
 import sys
 
 __all__ = ["main"]
 
-DEFAULT_CONFIG = os.path.join("configs", "default.yaml")
+DEFAULT_CONFIG = "default"
+LIBRARY_LOGGERS = ("agents", "bg_env")
 
 
-def _find_config(path: str | None) -> str:
-    if path is None:
-        path = DEFAULT_CONFIG
-    if os.path.exists(path):
-        return path
-    for base in ("configs", os.path.join(os.path.dirname(__file__), "..", "configs")):
-        cand = os.path.join(base, path if path.endswith(".yaml") else path + ".yaml")
-        if os.path.exists(cand):
-            return cand
-    raise FileNotFoundError(f"config file {path!r} does not exist (looked in ./ and configs/)")
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected 1 or more")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of seconds")
+    return value
+
+
+def _overrides(groups: list[list[str]] | None) -> list[str]:
+    """``--set a=1 b=2 --set c=3`` -> ``["a=1", "b=2", "c=3"]``."""
+    return [item for group in groups or [] for item in group]
 
 
 def cmd_train(args) -> int:
     import yaml
 
-    from .config import load_config, parse_overrides
+    from .config import find_config, load_config, parse_overrides
 
-    path = _find_config(args.config)
-    overrides = parse_overrides(args.set or [])
+    path = find_config(args.config or DEFAULT_CONFIG)
+    overrides = parse_overrides(_overrides(args.set))
     with open(path) as fh:
         algo = (yaml.safe_load(fh) or {}).get("algo", "td")
     algo = overrides.get("algo", algo)
@@ -50,12 +70,14 @@ def cmd_train(args) -> int:
         from .train_td import TDConfig, train_td
 
         cfg = load_config(TDConfig, path, overrides)
-        final = train_td(cfg, resume=args.resume, progress=not args.quiet)
+        with _logs_above_progress_bar(not args.quiet):
+            final = train_td(cfg, resume=args.resume, progress=not args.quiet)
     elif algo == "ppo":
         from .ppo import PPOConfig, train_ppo
 
         cfg = load_config(PPOConfig, path, overrides)
-        final = train_ppo(cfg, resume=args.resume, progress=not args.quiet)
+        with _logs_above_progress_bar(not args.quiet):
+            final = train_ppo(cfg, resume=args.resume, progress=not args.quiet)
     else:
         raise ValueError(f"{path}: algo={algo!r}: expected 'td' or 'ppo'")
     print(f"\nrun folder: {cfg.run_dir}  (report: {os.path.join(cfg.run_dir, 'report.md')})")
@@ -66,6 +88,15 @@ def cmd_train(args) -> int:
     return 0
 
 
+def _logs_above_progress_bar(progress: bool):
+    """Log lines printed above tqdm's bar instead of through it (when there is one)."""
+    if not progress:
+        return contextlib.nullcontext()
+    from tqdm.contrib.logging import logging_redirect_tqdm
+
+    return logging_redirect_tqdm(loggers=[logging.getLogger(n) for n in LIBRARY_LOGGERS])
+
+
 def cmd_eval(args) -> int:
     from . import load_agent
     from .evaluate import evaluate
@@ -74,17 +105,15 @@ def cmd_eval(args) -> int:
     a.name, b.name = args.agent_a, args.agent_b
     options = {}
     if args.rules:
-        from .config import load_env_options
+        from .config import find_config, load_env_options
 
-        options = load_env_options(args.rules)
+        options = load_env_options(find_config(args.rules, "variants"))
     if args.variant:
         options["variant"] = args.variant
     cube = bool(options.pop("cube", False)) or args.cube
     if args.match is not None:
         from .evaluate import evaluate_matches
 
-        if args.match < 1:
-            raise ValueError(f"--match {args.match}: expected a match length of 1 or more points")
         stats = evaluate_matches(a, b, matches=args.games, length=args.match, seed=args.seed,
                                  progress=not args.quiet, **options)
     else:
@@ -116,8 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     t = sub.add_parser("train", help="train a baseline from a YAML config")
-    t.add_argument("config", nargs="?", help=f"YAML config (default {DEFAULT_CONFIG})")
-    t.add_argument("--set", nargs="*", metavar="KEY=VALUE", help="override config values")
+    t.add_argument("config", nargs="?",
+                   help="YAML config: a path, or a shipped one by name (td, ppo, default; "
+                        "the default is default)")
+    t.add_argument("--set", nargs="+", action="append", metavar="KEY=VALUE",
+                   help="override config values (repeatable)")
     t.add_argument("--resume", action="store_true", help="continue from the run folder's checkpoint")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=cmd_train)
@@ -125,14 +157,16 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("eval", help="play agent A against agent B")
     e.add_argument("agent_a", help="agent spec, e.g. td, ppo:PATH, pubeval, random")
     e.add_argument("agent_b", help="agent spec")
-    e.add_argument("--games", type=int, default=1000, help="games (played in pairs with the same dice)")
+    e.add_argument("--games", type=_positive_int, default=1000,
+                   help="games (played in pairs with the same dice)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--cube", action="store_true", help="play with the doubling cube")
-    e.add_argument("--match", type=int, metavar="N",
+    e.add_argument("--match", type=_positive_int, metavar="N",
                    help="play matches to N points (cube and Crawford rule); --games is then "
                         "the number of matches")
     e.add_argument("--rules", metavar="YAML",
-                   help="environment options file, e.g. configs/variants/plakoto.yaml")
+                   help="environment options file: a path, or a shipped variant by name "
+                        "(plakoto = agents/configs/variants/plakoto.yaml)")
     e.add_argument("--variant", help="rule variant, e.g. nackgammon (overrides --rules)")
     e.add_argument("--json", metavar="PATH", help="write the statistics as JSON")
     e.add_argument("--quiet", action="store_true")
@@ -146,14 +180,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     b = sub.add_parser("bench", help="measure speed side by side")
-    b.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    b.add_argument("--seconds", type=_positive_seconds, default=3.0, help="time per measurement")
     b.add_argument("--json", action="store_true", help="print the numbers as JSON")
     b.set_defaults(func=cmd_bench)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse printed the usage and the error (or --help)
+        return int(exc.code or 0)
+    _show_library_logs()
     try:
         return args.func(args)
     except (ValueError, FileNotFoundError) as exc:
@@ -162,6 +200,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted; `bg-env train --resume` continues a training run", file=sys.stderr)
         return 130
+
+
+def _show_library_logs() -> None:
+    """INFO messages of ``agents`` and ``bg_env`` on stderr, once."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    for name in LIBRARY_LOGGERS:
+        log = logging.getLogger(name)
+        if not log.handlers:
+            log.addHandler(handler)
+            log.setLevel(logging.INFO)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,18 +1,31 @@
 """Reading training settings: a YAML file into a dataclass, with ``key=value`` overrides.
 
 Unknown keys and values of the wrong type are errors that name the key, the file and
-the allowed keys.
+the allowed keys. The shipped YAML files live in the package (``agents/configs/``, read
+through :mod:`importlib.resources`): :func:`find_config` turns a path or a bare name such
+as ``td`` or ``variants/plakoto.yaml`` into a file, from any working folder.
+
+>>> find_config("td").name
+'td.yaml'
+>>> find_config("plakoto", "variants").name
+'plakoto.yaml'
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
+from importlib import resources
+from pathlib import Path
 from typing import Any, TypeVar, get_type_hints
 
 import yaml
 
-__all__ = ["load_config", "load_env_options", "parse_overrides", "ConfigError"]
+__all__ = [
+    "load_config", "load_env_options", "parse_overrides", "ConfigError", "find_config",
+    "packaged_configs", "require_at_least",
+]
 
 T = TypeVar("T")
 
@@ -42,12 +55,56 @@ def _coerce(name: str, value: Any, hint: Any, source: str) -> Any:
     raise ConfigError(f"{source}: {name}={value!r} has the wrong type; expected {hint}")
 
 
-def load_config(cls: type[T], path: str | None = None, overrides: dict[str, Any] | None = None) -> T:
+def packaged_configs(folder: str = "") -> list[str]:
+    """Names of the YAML files shipped in ``agents/configs/FOLDER``."""
+    root = resources.files("agents") / "configs"
+    if folder:
+        root = root / folder
+    return sorted(f.name for f in root.iterdir() if f.name.endswith(".yaml"))
+
+
+def find_config(name: str | os.PathLike, folder: str = "") -> Path:
+    """The YAML file meant by ``name``: an existing path as given, else a file shipped in
+    ``agents/configs/FOLDER`` (``td``, ``td.yaml``, ``configs/td.yaml`` and
+    ``variants/plakoto`` all work, from any working folder).
+
+    Raises:
+        FileNotFoundError: neither exists; the message names ``name`` and the shipped files.
+    """
+    if os.path.isfile(name):
+        return Path(name)
+    rel = Path(name).as_posix()
+    rel = rel if rel.endswith(".yaml") else rel + ".yaml"
+    for prefix in ("agents/configs/", "configs/"):
+        rel = rel[len(prefix):] if rel.startswith(prefix) else rel
+    root = resources.files("agents") / "configs"
+    for cand in ((root / folder / rel) if folder else None, root / rel):
+        if cand is not None and cand.is_file():
+            return Path(str(cand))
+    shipped = packaged_configs(folder)
+    raise FileNotFoundError(f"config file {str(name)!r} does not exist here nor among the "
+                            f"shipped ones in agents/configs/{folder + '/' if folder else ''}: "
+                            f"{[s[:-5] for s in shipped]}")
+
+
+def require_at_least(obj: Any, low: float, *names: str) -> None:
+    """Raise :class:`ConfigError` naming the first field of ``obj`` in ``names`` that is
+    below ``low`` (or not a finite number)."""
+    for name in names:
+        value = getattr(obj, name)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or \
+                not math.isfinite(value) or value < low:
+            raise ConfigError(f"{name}={value!r}: expected a number of {low:g} or more")
+
+
+def load_config(cls: type[T], path: str | os.PathLike | None = None,
+                overrides: dict[str, Any] | None = None) -> T:
     """Build ``cls`` from a YAML file and overrides (overrides win).
 
     Raises:
         FileNotFoundError: the YAML file does not exist (named).
-        ConfigError: an unknown key or a value of the wrong type (named).
+        ConfigError: an unknown key, a value of the wrong type or out of range (named,
+            with the file).
     """
     data: dict[str, Any] = {}
     hints = get_type_hints(cls)
@@ -65,7 +122,10 @@ def load_config(cls: type[T], path: str | None = None, overrides: dict[str, Any]
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) {unknown}; allowed keys: {known}")
     values = {k: _coerce(k, v, hints[k], source) for k, v in data.items()}
-    return cls(**values)
+    try:
+        return cls(**values)
+    except ValueError as exc:  # the dataclass's own checks name the key
+        raise ConfigError(f"{source}: {exc}") from None
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
@@ -79,8 +139,8 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def load_env_options(path: str) -> dict[str, Any]:
-    """Environment options from a YAML file such as ``configs/variants/plakoto.yaml``:
+def load_env_options(path: str | os.PathLike) -> dict[str, Any]:
+    """Environment options from a YAML file such as ``agents/configs/variants/plakoto.yaml``:
     flat keys of :class:`bg_env.envs.backgammon.EnvConfig` (``variant``, ``cube``, ...).
 
     Raises:

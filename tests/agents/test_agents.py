@@ -12,7 +12,7 @@ import torch
 from agents import FirstLegalAgent, RandomAgent, load_agent
 from agents.base import PlayAgent
 from agents.cli import main
-from agents.config import ConfigError, load_config
+from agents.config import ConfigError, find_config, load_config
 from agents.evaluate import evaluate, play_game_core, play_game_env
 from agents.human import play_human
 from agents.td import TDAgent, TDNet, save_net
@@ -178,7 +178,7 @@ def test_config_validation_names_keys_and_files(tmp_path):
         load_config(TDConfig, None, {"bogus": 1})
     with pytest.raises(FileNotFoundError, match="missing.yaml"):
         load_config(TDConfig, str(tmp_path / "missing.yaml"))
-    cfg = load_config(TDConfig, "configs/td.yaml", {"games": 7})
+    cfg = load_config(TDConfig, find_config("td"), {"games": 7})
     assert cfg.games == 7 and cfg.algo == "td"
 
 

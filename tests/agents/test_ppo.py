@@ -24,7 +24,7 @@ from bg_env.core.position import Position  # noqa: E402
 from bg_env.envs.play_env import N_FEATURES, BackgammonPlaysEnv  # noqa: E402
 from helpers import random_turns  # noqa: E402
 
-CONFIG = os.path.join(os.path.dirname(__file__), "..", "..", "configs", "ppo.yaml")
+CONFIG = os.path.join(os.path.dirname(__file__), "..", "..", "agents", "configs", "ppo.yaml")
 
 
 

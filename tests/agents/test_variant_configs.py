@@ -1,4 +1,4 @@
-"""The variant YAML files (``configs/variants/*.yaml``) and ``bg-env eval --rules/--variant``."""
+"""The variant YAML files (``agents/configs/variants/*.yaml``) and ``bg-env eval --rules/--variant``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from agents.config import ConfigError, load_env_options
 from bg_env import backgammon_v0
 from bg_env.core.variants import VARIANTS, get_variant
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "variants"
+CONFIGS = Path(__file__).resolve().parents[2] / "agents" / "configs" / "variants"
 FILES = sorted(CONFIGS.glob("*.yaml"))
 
 
