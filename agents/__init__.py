@@ -17,7 +17,8 @@ MODELS_DIR = os.path.join(os.path.dirname(__file__), "models")
 """Where the shipped baseline models live."""
 
 SPECS = {
-    "random": "uniform over the legal plays; 'random:SEED' seeds it",
+    "random": "uniform over the legal plays; 'random:SEED' seeds it (else an evaluation "
+              "seeds it from its seed)",
     "pubeval": "Tesauro's 1993 linear evaluator (the standard benchmark)",
     "td": "the shipped TD-Gammon baseline; 'td:PATH' loads a saved model",
     "ppo": "the shipped MaskablePPO baseline; 'ppo:PATH' loads a saved model",
@@ -30,8 +31,13 @@ def load_agent(spec):
     """An agent from a spec string (see :data:`SPECS`), or the object itself if it
     already has ``act``.
 
+    ``td:PATH`` files are read without running code inside them (``weights_only``);
+    ``ppo:PATH`` files are SB3 zips, which unpickle code: load them only from sources you
+    trust.
+
     Raises:
-        ValueError: unknown spec, naming the known ones.
+        ValueError: unknown spec, naming the known ones; a model file that cannot be read
+            (:class:`~agents.model_files.ModelFileError`, naming its path).
         FileNotFoundError: a model file that does not exist, naming its path.
     """
     if hasattr(spec, "act"):
@@ -54,7 +60,16 @@ def load_agent(spec):
     if kind == "ppo":
         from .ppo import PPOAgent
 
-        return PPOAgent.load(arg or os.path.join(MODELS_DIR, "ppo.zip"))
+        path = arg or os.path.join(MODELS_DIR, "ppo.zip")
+        try:
+            return PPOAgent.load(path)
+        except (ValueError, KeyError, RuntimeError, EOFError, OSError) as exc:
+            if isinstance(exc, FileNotFoundError):
+                raise
+            from .model_files import ModelFileError
+
+            raise ModelFileError(f"PPO model file {path!r} could not be loaded "
+                                 f"({type(exc).__name__}: {str(exc).strip()[:160]})") from exc
     if kind == "gnubg":
         from .gnubg import GnubgAgent
 

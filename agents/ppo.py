@@ -551,7 +551,7 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
         model = MaskablePPO.load(ckpt + ".zip", env=venv, device="cpu",
                                  custom_objects={"learning_rate": schedule,
                                                  "lr_schedule": schedule})
-        extra = torch.load(ckpt + ".pt", map_location="cpu", weights_only=False)
+        extra = torch.load(ckpt + ".pt", map_location="cpu", weights_only=True)
         pool.load_state(extra["pool"], model)
         history = [h for h in extra["history"] if h["steps"] <= model.num_timesteps]
         state.update(games=extra["games"], seconds=extra["seconds"])

@@ -32,6 +32,7 @@ from bg_env.envs.observation import encode_boards
 from bg_env.envs.play_env import candidate_features, play_features
 
 from .base import PlayAgent
+from .model_files import ModelFileError, load_torch_file
 
 __all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES"]
 
@@ -149,16 +150,22 @@ def save_net(net: TDNet, path: str, extra: dict | None = None) -> None:
 
 
 def load_net(path: str) -> TDNet:
-    """Read a network written by :func:`save_net`.
+    """Read a network written by :func:`save_net` (or a training checkpoint), without
+    running code that may be inside the file (``torch.load(weights_only=True)``).
 
     Raises:
         FileNotFoundError: no file at ``path``, with the path in the message.
+        ModelFileError: the file is refused as unsafe, truncated, not a torch file or not
+            a TD network (the message names it).
     """
-    import os
-
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"TD model file {path!r} does not exist")
-    blob = torch.load(path, map_location="cpu", weights_only=False)
-    net = TDNet(blob["hidden"], blob["layers"])
-    net.load_state_dict(blob["state_dict"])
+    blob = load_torch_file(path, "TD model")
+    if not isinstance(blob, dict) or not {"hidden", "layers", "state_dict"} <= set(blob):
+        raise ModelFileError(f"TD model file {path!r} is not a TD network (expected a dict "
+                             f"with 'hidden', 'layers' and 'state_dict')")
+    try:
+        net = TDNet(blob["hidden"], blob["layers"])
+        net.load_state_dict(blob["state_dict"])
+    except (TypeError, RuntimeError) as exc:
+        raise ModelFileError(f"TD model file {path!r} does not fit a TD network: "
+                             f"{str(exc).splitlines()[0]}") from None
     return net

@@ -1,0 +1,59 @@
+"""Reading model and checkpoint files without running code that may be inside them.
+
+``torch.save`` files are pickles, and a pickle can call any function while it is read.
+:func:`load_torch_file` reads them with ``torch.load(weights_only=True)``: tensors,
+numbers, strings, lists and dicts only; a file holding anything else is refused before
+any of it runs. Errors name the file (a truncated download gives "model file 'x.pt' is
+truncated or not a torch file", not torch's "PytorchStreamReader failed").
+
+SB3 ``.zip`` models are another matter: SB3 unpickles parts of them (the policy class,
+schedules), which can run code. Load those only from sources you trust.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+from typing import Any
+
+__all__ = ["ModelFileError", "load_torch_file"]
+
+
+class ModelFileError(ValueError):
+    """A model or checkpoint file that cannot be read safely or is not what was expected;
+    the message names the file."""
+
+
+def load_torch_file(path: str | os.PathLike, what: str = "model") -> Any:
+    """``torch.load(path, weights_only=True)`` on the CPU, with errors that name ``path``.
+
+    Raises:
+        FileNotFoundError: no file at ``path`` (named).
+        ModelFileError: the file holds objects other than tensors and plain data (refused,
+            nothing in it ran), or it is truncated or not a torch file.
+    """
+    import torch
+
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{what} file {str(path)!r} does not exist")
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as exc:
+        found = re.search(r"GLOBAL\s+([\w.]+)", str(exc))
+        if found:
+            raise ModelFileError(
+                f"{what} file {str(path)!r} holds pickled objects other than tensors and plain "
+                f"data ({found.group(1)}); refused, nothing in it ran") from None
+        raise ModelFileError(f"{what} file {str(path)!r} is not a torch file "
+                             f"({_first_line(exc)})") from None
+    except (RuntimeError, EOFError, KeyError, ValueError, OSError) as exc:
+        raise ModelFileError(f"{what} file {str(path)!r} is truncated or not a torch file "
+                             f"({type(exc).__name__}: {_first_line(exc)})") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first sentence of the message (torch's go on about miniz and checkpoints)."""
+    text = str(exc).strip()
+    return text.splitlines()[0].split(". ")[0][:160] if text else "empty"
+
