@@ -75,14 +75,20 @@ class PlayAgent:
 
 class RandomAgent(PlayAgent):
     """Uniform over the legal plays (not over single moves); cube actions uniform over
-    the legal ones. Draws from its own seeded generator."""
+    the legal ones. Draws from its own generator: seeded with ``seed``, or later by
+    :meth:`seed` (evaluations seed an agent whose ``own_seed`` is ``None`` from theirs)."""
 
     name = "random"
 
     def __init__(self, seed: int | None = None, cube: str = "uniform") -> None:
         super().__init__()
+        self.own_seed = seed
         self.rng = np.random.default_rng(seed)
         self.cube = cube
+
+    def seed(self, seed: int) -> None:
+        """Restart the generator from ``seed``."""
+        self.rng = np.random.default_rng(seed)
 
     def choose_play(self, plays: list[Play], env) -> Play:
         return plays[int(self.rng.integers(len(plays)))]

@@ -28,6 +28,7 @@ env: the training throughput, and the share of the wall time spent inside the en
 from __future__ import annotations
 
 import json
+import math
 import platform
 import random
 import time
@@ -279,7 +280,13 @@ def _ppo_training(steps: int = 2048, num_envs: int = 16):
 
 
 def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
-    """Measure and print the table (or JSON); returns the numbers."""
+    """Measure and print the table (or JSON); returns the numbers.
+
+    Raises:
+        ValueError: ``seconds`` is not a positive number.
+    """
+    if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"seconds={seconds!r}: expected a positive number of seconds")
     import gymnasium
 
     import bg_env  # noqa: F401  (registers the Gymnasium env)

@@ -35,7 +35,7 @@ from .base import PlayAgent
 
 __all__ = [
     "MatchStats", "MatchPlayStats", "MatchView", "evaluate", "evaluate_matches",
-    "play_game_core", "play_game_env", "play_match",
+    "play_game_core", "play_game_env", "play_match", "seed_agents",
 ]
 
 
@@ -131,7 +131,14 @@ def play_game_env(agents, seed: int, config: dict) -> tuple[int, str, int]:
 def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = False,
              progress: bool = False, **config) -> MatchStats:
     """Play ``games`` games (rounded up to pairs) of A against B, alternating seats with
-    the same dice, and return A's statistics."""
+    the same dice, and return A's statistics. Agents with a ``seed(n)`` method and no seed
+    of their own are seeded from ``seed`` (:func:`seed_agents`).
+
+    Raises:
+        ValueError: ``games`` is not a whole number of 1 or more.
+    """
+    _check_count("games", games)
+    seed_agents((agent_a, agent_b), seed)
     name_a = getattr(agent_a, "name", type(agent_a).__name__)
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
     stats = MatchStats(name_a, name_b)
@@ -148,6 +155,20 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
             continue
         stats.add(points if winner == a_side else -points, outcome)
     return stats
+
+
+def seed_agents(agents, seed: int) -> None:
+    """Seed every agent that has a ``seed(n)`` method and no ``own_seed`` of its own
+    (``load_agent("random")``, not ``"random:7"``) from the evaluation's ``seed``, each
+    seat its own stream: the same evaluation seed gives the same games."""
+    for i, agent in enumerate(agents):
+        if callable(getattr(agent, "seed", None)) and getattr(agent, "own_seed", None) is None:
+            agent.seed(int(np.random.SeedSequence([seed, 7919, i]).generate_state(1)[0]))
+
+
+def _check_count(name: str, n) -> None:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{name}={n!r}: expected a whole number of 1 or more")
 
 
 def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = False):
@@ -299,12 +320,14 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     each pair from one seed with A first as side 0 then as side 1, and return A's
     statistics. ``config``: rule options of :class:`Rules` (no Jacoby, beavers or
     automatic doubles in match play); ``cube=False`` plays cubeless matches."""
+    _check_count("matches", matches)
     name_a = getattr(agent_a, "name", type(agent_a).__name__)
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
     unknown = sorted(set(config) - set(Rules.keys()))
     if unknown:
         raise ValueError(f"unknown rule option(s) {unknown}; allowed: {Rules.keys()}")
     rules = Rules(**dict(config, cube=cube))
+    seed_agents((agent_a, agent_b), seed)
     stats = MatchPlayStats(name_a, name_b, length)
     for match_seed, a_side, seats in _paired_seats(
             agent_a, agent_b, matches, seed, progress and f"{name_a} vs {name_b} ({length}-pt)"):

@@ -3,7 +3,8 @@
 The person is ``player_0`` (X on the text board). Plays are typed in Magriel notation
 (``13/7*/5``, ``bar/22``, ``6/off``, ``8/4(2)``); a bad entry prints why and the legal
 plays. Cube offers are answered by typing ``take``/``drop``; before rolling, ``double``
-(``bomb`` in the nuclear variant) or just Enter to roll. ``quit`` ends the game. Any rule
+(``bomb`` in the nuclear variant) or just Enter to roll. ``quit`` (or the end of the
+input, Ctrl-D) ends the game. Any rule
 variant can be played (``bg-env play --variant plakoto``).
 """
 
@@ -93,7 +94,7 @@ def play_human(opponent: str, seed: int | None = None, cube: bool = False,
                 env.step(action)
                 if g.phase == Phase.OVER or g.turns != before:
                     say(f"{opponent} played: " + (" ".join(str(m) for m in g.last_play) or "no move"))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, EOFError):  # Ctrl-C, quit, or the end of the input
         say("Game abandoned.")
         return 0
     info = env.infos["player_0"]

@@ -1,4 +1,4 @@
-"""Training the TD-Gammon baseline by self-play (``bg-env train configs/td.yaml``).
+"""Training the TD-Gammon baseline by self-play (``bg-env train td``: ``agents/configs/td.yaml``).
 
 Reads top to bottom: settings, self-play of one game, the lambda-return targets, the
 training loop with progress bar, periodic evaluation (report + learning curve),
@@ -8,6 +8,7 @@ atomic checkpoints and ``--resume``. The method is described in :mod:`agents.td`
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from dataclasses import asdict, dataclass
@@ -17,6 +18,8 @@ import torch
 
 from bg_env.core.game import Game, Phase, Rules
 
+from .config import require_at_least
+from .model_files import load_torch_file
 from .report import write_report
 from .td import (
     TDAgent, TDNet, flip_outputs, plays_features, numpy_equity, save_net, terminal_target,
@@ -24,10 +27,12 @@ from .td import (
 
 __all__ = ["TDConfig", "train_td", "self_play_game"]
 
+logger = logging.getLogger(__name__)
+
 
 @dataclass
 class TDConfig:
-    """Settings of a TD-Gammon training run (mirrored by ``configs/td.yaml``)."""
+    """Settings of a TD-Gammon training run (mirrored by ``agents/configs/td.yaml``)."""
 
     algo: str = "td"
     """Which trainer reads this file."""
@@ -69,6 +74,13 @@ class TDConfig:
             raise ValueError(f"algo={self.algo!r}: this trainer is for 'td'")
         if not 0.0 <= self.lam <= 1.0:
             raise ValueError(f"lam={self.lam}: expected 0..1")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"epsilon={self.epsilon}: expected 0..1")
+        if not self.lr > 0:
+            raise ValueError(f"lr={self.lr}: expected a positive learning rate")
+        require_at_least(self, 1, "games", "hidden", "layers", "batch_games", "eval_games",
+                         "checkpoint_every", "torch_threads")
+        require_at_least(self, 0, "eval_every", "final_eval_games")
 
 
 def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
@@ -143,17 +155,9 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     net = TDNet(cfg.hidden, cfg.layers)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     rng = np.random.default_rng(cfg.seed)
-    start, history = 0, []
-    if resume and os.path.exists(ckpt_path):
-        blob = torch.load(ckpt_path, map_location="cpu", weights_only=False)
-        net.load_state_dict(blob["state_dict"])
-        opt.load_state_dict(blob["optimizer"])
-        for group in opt.param_groups:  # the config's rate, not the checkpoint's
-            group["lr"] = cfg.lr
-        rng.bit_generator.state = blob["rng"]
-        start, history = blob["games"], blob["history"]
-    elif resume:
-        raise FileNotFoundError(f"--resume: no checkpoint at {ckpt_path!r}")
+    start, history, clock = 0, [], 0.0
+    if resume:
+        start, history, clock = _resume(ckpt_path, cfg, net, opt, rng)
     with open(os.path.join(cfg.run_dir, "config.json"), "w") as fh:
         json.dump(asdict(cfg), fh, indent=2)
     writer = _tensorboard(cfg.run_dir)
@@ -162,7 +166,9 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         tmp = ckpt_path + ".tmp"
         torch.save({"hidden": net.hidden, "layers": net.layers, "state_dict": net.state_dict(),
                     "optimizer": opt.state_dict(), "rng": rng.bit_generator.state,
-                    "games": games_done, "history": history}, tmp)
+                    "games": games_done, "seconds": elapsed(),
+                    # plain JSON types: the checkpoint loads with weights_only=True
+                    "history": json.loads(json.dumps(history))}, tmp)
         os.replace(tmp, ckpt_path)
 
     bar = None
@@ -171,6 +177,11 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
 
         bar = tqdm(total=cfg.games, initial=start, desc="td self-play", unit="game")
     t0, batch_x, batch_t = time.time(), [], []
+
+    def elapsed() -> float:
+        """Seconds of training so far, earlier runs of a resumed one included."""
+        return clock + time.time() - t0
+
     for game_no in range(start + 1, cfg.games + 1):
         x, v, sides, result = self_play_game(net, rng, cfg.epsilon)
         batch_x.append(x)
@@ -188,18 +199,18 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         if bar:
             bar.update(1)
         if cfg.eval_every and game_no % cfg.eval_every == 0 and game_no != cfg.games:
-            history.append({"games": game_no, "seconds": time.time() - t0,
+            history.append({"games": game_no, "seconds": elapsed(),
                             **_evaluate(net, cfg, cfg.eval_games, seed=10_000 + game_no)})
-            _log_eval(history[-1], writer, bar)
+            _log_eval(history[-1], writer)
             write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
         if game_no % cfg.checkpoint_every == 0:
             checkpoint(game_no)
     if bar:
         bar.close()
-    final = {"games": cfg.games, "seconds": time.time() - t0,
+    final = {"games": cfg.games, "seconds": elapsed(),
              **_evaluate(net, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
     history.append(final)
-    _log_eval(final, writer, None)
+    _log_eval(final, writer)
     checkpoint(cfg.games)
     save_net(net, os.path.join(cfg.run_dir, "model.pt"))
     write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
@@ -208,7 +219,34 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     return final
 
 
-def _log_eval(entry: dict, writer, bar) -> None:
+def _resume(ckpt_path: str, cfg: TDConfig, net: TDNet, opt, rng) -> tuple[int, list, float]:
+    """Load the checkpoint into ``net``, ``opt`` and ``rng``; returns (games done, history,
+    seconds of training so far).
+
+    Raises:
+        FileNotFoundError: no checkpoint (named).
+        ValueError: ``cfg.games`` is below the games already done (resuming never rewinds).
+    """
+    if not os.path.exists(ckpt_path):
+        raise FileNotFoundError(f"--resume: no checkpoint at {ckpt_path!r}")
+    blob = load_torch_file(ckpt_path, "TD checkpoint")
+    start = int(blob["games"])
+    if cfg.games < start:
+        raise ValueError(f"--resume: {ckpt_path!r} has {start} games done, more than "
+                         f"games={cfg.games}; set games to {start} or more to continue "
+                         f"(resuming does not rewind)")
+    net.load_state_dict(blob["state_dict"])
+    opt.load_state_dict(blob["optimizer"])
+    for group in opt.param_groups:  # the config's rate, not the checkpoint's
+        group["lr"] = cfg.lr
+    rng.bit_generator.state = blob["rng"]
+    # a final evaluation at cfg.games is done again; older checkpoints have no clock
+    history = [h for h in blob["history"] if h["games"] < cfg.games]
+    clock = float(blob.get("seconds", blob["history"][-1]["seconds"] if blob["history"] else 0.0))
+    return start, history, clock
+
+
+def _log_eval(entry: dict, writer) -> None:
     parts = []
     for spec, s in entry.items():
         if isinstance(s, dict):
@@ -216,11 +254,7 @@ def _log_eval(entry: dict, writer, bar) -> None:
             if writer:
                 writer.add_scalar(f"eval/{spec}_ppg", s["ppg"], entry["games"])
                 writer.add_scalar(f"eval/{spec}_win_rate", s["win_rate"], entry["games"])
-    msg = f"[{entry['games']} games] " + "; ".join(parts)
-    if bar is not None:
-        bar.write(msg)
-    else:
-        print(msg, flush=True)
+    logger.info("[%d games, %.1f min] %s", entry["games"], entry["seconds"] / 60, "; ".join(parts))
 
 
 def _tensorboard(run_dir: str):
