@@ -1,4 +1,5 @@
-"""The variant YAML files (``agents/configs/variants/*.yaml``) and ``bg-env eval --rules/--variant``."""
+"""The variant YAML files (``agents/configs/variants/*.yaml``) and ``bg-env eval
+--rules/--variant``."""
 
 from __future__ import annotations
 
