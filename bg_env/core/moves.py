@@ -1,6 +1,6 @@
 """Checker moves, plays and legal-play generation.
 
-Rules source: ``shared/RULES.md`` §2 (moving), §3 (hitting and entering), §4 (bearing off).
+Rules source: ``docs/RULES.md`` §2 (moving), §3 (hitting and entering), §4 (bearing off).
 
 * A *move* is one checker moved by one die; a *play* is a player's whole turn.
 * The player must use as many dice as can be used; if only one of two different dice can
@@ -17,6 +17,10 @@ Two generators live here and are tested against each other:
 
 A move's action index is ``(source - 1) * 6 + (die - 1)`` (DESIGN.md): ``source`` 1..24
 or 25 for the bar.
+
+The generators read a board's ``me`` and ``opp`` only and build their results with the
+class of the board they were given (a :class:`~bg_env.core.position.Position`), so this
+module sits below the position, whose ``legal_plays`` method calls it.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ import operator
 from dataclasses import dataclass
 from functools import cached_property
 
-from .position import BAR, OFF, Position
+from .board import BAR, OFF, Board
+from .magriel import format_play
 
 __all__ = [
     "Move",
@@ -127,7 +132,7 @@ def _apply(me: Side, opp: Side, source: int, die: int) -> tuple[Side, Side, bool
     return tuple(new_me), opp, False
 
 
-def single_moves(pos: Position, die: int) -> list[Move]:
+def single_moves(pos: Board, die: int) -> list[Move]:
     """Every legal single-checker move with one die, ignoring the other dice."""
     out = []
     for source in range(25, 0, -1):
@@ -138,7 +143,7 @@ def single_moves(pos: Position, die: int) -> list[Move]:
     return out
 
 
-def apply_move(pos: Position, move: Move | int) -> Position:
+def apply_move(pos: Board, move: Move | int) -> Board:
     """Play one move (a :class:`Move` or an action index) after checking it on its own.
 
     Raises:
@@ -152,7 +157,7 @@ def apply_move(pos: Position, move: Move | int) -> Position:
     if not _move_is_legal(pos.me, pos.opp, move.source, move.die):
         raise ValueError(f"move {move} (source {move.source}, die {move.die}) is not legal here")
     me, opp, _ = _apply(pos.me, pos.opp, move.source, move.die)
-    return Position(me, opp)
+    return type(pos)(me, opp)
 
 
 # --------------------------------------------------------------------------- plays
@@ -166,9 +171,9 @@ class Play:
         result: the position after the play, still seen from the same player.
     """
 
-    start: Position
+    start: Board
     moves: tuple[Move, ...]
-    result: Position
+    result: Board
 
     @property
     def actions(self) -> tuple[int, ...]:
@@ -178,8 +183,6 @@ class Play:
     @cached_property
     def notation(self) -> str:
         """Magriel notation, e.g. ``13/7*/5`` or ``8/4(2) 6/2(2)``; empty play: ``Ø``."""
-        from .notation import format_play
-
         return format_play(self.moves)
 
     def __str__(self) -> str:
@@ -189,7 +192,7 @@ class Play:
         return f"<Play {self.notation} -> {self.result.position_id()}>"
 
 
-def _finish(pos: Position, dice: list[int], seqs: list[tuple[tuple[Move, ...], Side, Side]]) -> list[Play]:
+def _finish(pos: Board, dice: list[int], seqs: list[tuple[tuple[Move, ...], Side, Side]]) -> list[Play]:
     """Apply the max-dice and larger-die rules, then keep one play per result."""
     most = max(len(m) for m, _, _ in seqs)
     kept = [s for s in seqs if len(s[0]) == most]
@@ -199,13 +202,14 @@ def _finish(pos: Position, dice: list[int], seqs: list[tuple[tuple[Move, ...], S
         if with_larger:
             kept = with_larger
     plays: dict[tuple[Side, Side], Play] = {}
+    make = type(pos)._unchecked
     for moves, me, opp in kept:
         if (me, opp) not in plays:
-            plays[(me, opp)] = Play(pos, moves, Position._unchecked(me, opp))
+            plays[(me, opp)] = Play(pos, moves, make(me, opp))
     return list(plays.values())
 
 
-def legal_plays_reference(pos: Position, dice: tuple[int, int]) -> list[Play]:
+def legal_plays_reference(pos: Board, dice: tuple[int, int]) -> list[Play]:
     """Every distinct legal play, by brute force over all orders (slow, the truth).
 
     Args:
@@ -235,7 +239,7 @@ def legal_plays_reference(pos: Position, dice: tuple[int, int]) -> list[Play]:
     return _finish(pos, list(dice), seqs)
 
 
-def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
+def legal_plays(pos: Board, dice: tuple[int, int]) -> list[Play]:
     """Every distinct legal play (the library's generator; see the module docstring).
 
     Doubles are searched in non-increasing source order: any legal double play can be
@@ -281,8 +285,13 @@ def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
 
 
 # ----------------------------------------------------------- step-by-step play support
-def max_dice_usable(pos: Position, remaining: list[int]) -> int:
+def max_dice_usable(pos: Board, remaining: list[int]) -> int:
     """How many of ``remaining`` dice can be played in some order from ``pos``."""
+    return _max_dice(pos.me, pos.opp, remaining)
+
+
+def _max_dice(me: Side, opp: Side, remaining: list[int]) -> int:
+    """:func:`max_dice_usable` of the two sides ``me`` and ``opp``."""
 
     def best(me: Side, opp: Side, rem: tuple[int, ...]) -> int:
         top = 0
@@ -297,11 +306,11 @@ def max_dice_usable(pos: Position, remaining: list[int]) -> int:
                     top = max(top, got)
         return top
 
-    return best(pos.me, pos.opp, tuple(remaining))
+    return best(me, opp, tuple(remaining))
 
 
 def legal_next_moves(
-    pos: Position, remaining: list[int], moves_left: int, larger_only: int = 0
+    pos: Board, remaining: list[int], moves_left: int, larger_only: int = 0
 ) -> list[Move]:
     """The moves that start some complete legal play from a partial play.
 
@@ -327,6 +336,6 @@ def legal_next_moves(
         for source in range(25, 0, -1):
             if pos.me[source] and _move_is_legal(pos.me, pos.opp, source, die):
                 me2, opp2, hit = _apply(pos.me, pos.opp, source, die)
-                if moves_left == 1 or max_dice_usable(Position(me2, opp2), rest) >= moves_left - 1:
+                if moves_left == 1 or _max_dice(me2, opp2, rest) >= moves_left - 1:
                     out.append(Move(source, die, hit))
     return out

@@ -1,6 +1,6 @@
 """End of game and points: single game, gammon, backgammon.
 
-Rules source: ``shared/RULES.md`` §5. The first side to bear off all its checkers wins.
+Rules source: ``docs/RULES.md`` §5. The first side to bear off all its checkers wins.
 The win is a *gammon* (2x) when the loser has borne off none, a *backgammon* (3x) when,
 besides, the loser still has a checker on the bar or in the winner's home board. The
 points are the cube value times that multiplier, subject to the options:
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .position import OFF, Position
+from .board import OFF, Board
 
 __all__ = ["Outcome", "outcome", "is_game_over", "score_points", "GAMMON_RULES"]
 
@@ -55,7 +55,7 @@ def _loss_kind(loser: tuple[int, ...]) -> str:
     return "gammon"
 
 
-def outcome(pos: Position) -> Outcome | None:
+def outcome(pos: Board) -> Outcome | None:
     """The outcome if one side has borne off all its checkers, else ``None``."""
     if not any(pos.me[1:26]):
         return Outcome(0, _loss_kind(pos.opp))
@@ -64,7 +64,7 @@ def outcome(pos: Position) -> Outcome | None:
     return None
 
 
-def is_game_over(pos: Position) -> bool:
+def is_game_over(pos: Board) -> bool:
     """Whether either side has borne off all its checkers."""
     return outcome(pos) is not None
 

@@ -1,6 +1,6 @@
 """A backgammon position seen from the player on roll, and GNU Backgammon Position IDs.
 
-Rules source: ``shared/RULES.md`` §1 (board, numbering, start). Each side's checkers are
+Rules source: ``docs/RULES.md`` §1 (board, numbering, start). Each side's checkers are
 stored in that side's own numbering, as GNU Backgammon and wildbg do:
 
 * index 0: checkers borne off;
@@ -24,6 +24,11 @@ import base64
 import binascii
 from dataclasses import dataclass
 
+from .board import BAR, NUM_POINTS, OFF, STANDARD_START, InvalidPositionError
+from .magriel import match_play
+from .moves import Play, legal_plays
+from .outcome import Outcome, outcome
+
 __all__ = [
     "BAR",
     "OFF",
@@ -32,21 +37,6 @@ __all__ = [
     "InvalidPositionError",
     "STANDARD_START",
 ]
-
-OFF = 0
-"""Index of the borne-off tray in a side's checker array."""
-BAR = 25
-"""Index of the bar in a side's checker array (the bar is the 25-point: entering with
-die ``d`` is a move from 25 to ``25 - d``)."""
-NUM_POINTS = 24
-
-STANDARD_START: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
-"""Standard starting layout, in each side's own numbering (RULES.md §1)."""
-
-
-class InvalidPositionError(ValueError):
-    """A board, Position ID or checker layout that is not a valid backgammon position."""
-
 
 def _side(layout: dict[int, int], checkers: int) -> tuple[int, ...]:
     arr = [0] * 26
@@ -222,22 +212,23 @@ class Position:
         return my_back + opp_back < 25
 
     # ------------------------------------------------------------------ rules
-    def legal_plays(self, dice: tuple[int, int]) -> list:
+    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
         """Every distinct legal play for ``dice`` (see :mod:`bg_env.core.moves`)."""
-        from .moves import legal_plays
-
         return legal_plays(self, tuple(dice))
 
-    def parse_play(self, text: str, dice: tuple[int, int]):
-        """The legal play written ``text`` in Magriel notation (see :mod:`bg_env.core.notation`)."""
-        from .notation import parse_play
+    def parse_play(self, text: str, dice: tuple[int, int]) -> Play:
+        """The legal play written ``text`` in Magriel notation, standard rules (see
+        :mod:`bg_env.core.magriel`; a variant's plays: :func:`bg_env.core.notation.parse_play`).
 
-        return parse_play(self, text, tuple(dice))
+        Raises:
+            InvalidNotationError: ``text`` is not notation.
+            IllegalMoveError: no legal play, or more than one, matches.
+        """
+        dice = tuple(dice)
+        return match_play(self, text, dice, legal_plays(self, dice))
 
-    def outcome(self):
+    def outcome(self) -> Outcome | None:
         """The :class:`~bg_env.core.outcome.Outcome` if the game is over, else ``None``."""
-        from .outcome import outcome
-
         return outcome(self)
 
     # ------------------------------------------------------------------ text

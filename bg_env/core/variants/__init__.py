@@ -1,0 +1,49 @@
+"""Rule variants: start positions, movement rules and scoring (``docs/RULES.md`` §7).
+
+A :class:`Variant` says everything the engine needs to play it: the start layout and the
+number of checkers, how the two sides' numberings face each other (``geometry``), what
+landing on a lone opposing checker does (``landing``), and the special rules
+(sudden death, the nuclear bomb, the Caucasian rule, the Long Nardy head and block rules,
+the Plakoto mother). ``VARIANTS`` holds them by name.
+
+Variants whose checkers move by the standard rules (``standard``, ``nackgammon``,
+``hypergammon1..3``, ``longgammon``, ``nuclear``) use the library's fast generators
+(:func:`bg_env.core.moves.legal_plays`, the numba kernels); the others are played by
+:func:`variant_sequences`, a plain brute-force search over every order of the dice that
+applies the rules move by move.
+
+The package, one module per concern, lowest first:
+
+* ``geometry``: how the numberings face each other (:func:`opp_index`);
+* ``checks``: what makes a board possible; ``pinned``: the Plakoto board;
+* ``scoring``: how a game ends and its kind; ``bomb``: the nuclear bomb (:func:`explode`);
+* ``spec``: the :class:`Variant` description; ``catalog``: ``VARIANTS`` by name;
+* ``plakoto``, ``caucasian``, ``nardy``: each variant's movement rules, one function per
+  rule; ``steps``: one checker move under them;
+* ``sequences``: every legal play of a roll; ``turn``: a roll played move by move
+  (:class:`VariantTurn`).
+
+The rules as applied here, with the choices the sources leave open, are written out in
+``docs/RULES.md`` §7.
+"""
+
+from .bomb import explode
+from .catalog import VARIANTS, get_variant, variant_outcome
+from .geometry import opp_index
+from .pinned import PinnedPosition
+from .sequences import legal_plays_variant, variant_sequences
+from .spec import Variant
+from .turn import VariantTurn
+
+__all__ = [
+    "Variant",
+    "VARIANTS",
+    "get_variant",
+    "PinnedPosition",
+    "variant_sequences",
+    "legal_plays_variant",
+    "variant_outcome",
+    "opp_index",
+    "explode",
+    "VariantTurn",
+]

@@ -1,0 +1,48 @@
+"""The Caucasian rule (``docs/RULES.md`` §7): a checker that hits in its own home board
+(points 1..6) may not, later in the same turn, move to a point that holds one of its own
+checkers ("no hit and hide"), nor bear off.
+
+The turn remembers how many of the player's checkers on each point are such hitters
+(``hitters``); when a point holds both a hitter and other checkers, a move from it may be
+made by either, and both are searched.
+"""
+
+from __future__ import annotations
+
+__all__ = ["HOME_TOP", "start_hitters", "has_mover", "hides", "track"]
+
+HOME_TOP = 6
+"""The highest point of the home board."""
+
+
+def start_hitters(variant) -> tuple[int, ...]:
+    """No hitters at the start of the turn (an empty tuple when the rule is off)."""
+    return (0,) * 26 if variant.no_hit_and_hide else ()
+
+
+def has_mover(variant, hitters: tuple[int, ...], count: int, source: int, as_hitter: bool) -> bool:
+    """A checker of the kind asked for (a home-board hitter, or another one) stands on
+    ``source``, which holds ``count`` of the player's checkers. Without the rule every
+    checker is of the other kind."""
+    if not variant.no_hit_and_hide:
+        return not as_hitter
+    movers = hitters[source] if as_hitter else count - hitters[source]
+    return movers > 0
+
+
+def hides(as_hitter: bool, mine_at_dest: int) -> bool:
+    """A hitter moving on to a point that holds the player's own checkers."""
+    return as_hitter and mine_at_dest > 0
+
+
+def track(variant, hitters: tuple[int, ...], source: int, dest: int, as_hitter: bool, hit: bool) -> tuple[int, ...]:
+    """The hitters after a move: a hitter that moves stays one; a hit in the home board
+    makes the mover one."""
+    if not variant.no_hit_and_hide:
+        return hitters
+    out = list(hitters)
+    if as_hitter:
+        out[source] -= 1
+    if as_hitter or (hit and dest <= HOME_TOP):
+        out[dest] += 1
+    return tuple(out)

@@ -1,0 +1,58 @@
+"""Long Nardy's own movement rules (``docs/RULES.md`` §7): the head rule, its first-roll
+exception and the six-block rule. (No hitting is a landing rule: see ``steps``.)"""
+
+from __future__ import annotations
+
+from .geometry import opp_index
+
+__all__ = ["HEAD", "head_allowance", "head_closed", "leaves_head", "blocks_illegally"]
+
+HEAD = 24
+"""Each side's head: its 24-point, where all its checkers start."""
+_FIRST_ROLL_DOUBLES = (6, 4, 3)
+"""The first rolls that may take two checkers off the head (seed 003, rule 3.1)."""
+
+
+def _is_first_roll(variant, pos) -> bool:
+    """The side has not moved yet: every checker is still on the head."""
+    return pos.me[HEAD] == variant.checkers
+
+
+def head_allowance(variant, pos, dice: tuple[int, int]) -> int:
+    """How many checkers may leave the head this turn: one; two on the side's first roll
+    when it is 6-6, 4-4 or 3-3. Zero when the Long Nardy rules are off (the count is not read)."""
+    if not variant.nardy_rules:
+        return 0
+    double = dice[0] == dice[1] and dice[0] in _FIRST_ROLL_DOUBLES
+    if double and _is_first_roll(variant, pos):
+        return 2
+    return 1
+
+
+def head_closed(variant, head_left: int, source: int) -> bool:
+    """No more checkers may leave the head this turn."""
+    return variant.nardy_rules and source == HEAD and head_left == 0
+
+
+def leaves_head(variant, source: int) -> int:
+    """1 when a move from ``source`` takes a checker off the head, else 0."""
+    return int(variant.nardy_rules and source == HEAD)
+
+
+def blocks_illegally(variant, me: tuple[int, ...], opp: tuple[int, ...]) -> bool:
+    """Six or more consecutive points (along the opponent's way round) held by the player
+    with no opposing checker on the board past them."""
+    held = [False] * 25  # by the opponent's numbering 1..24
+    for p in range(1, 25):
+        if me[p]:
+            held[opp_index(variant, p)] = True
+    run = 0
+    for q in range(24, 0, -1):  # the opponent's way: 24 -> 1
+        run = run + 1 if held[q] else 0
+        if run >= 6:
+            lowest = q
+            while lowest > 1 and held[lowest - 1]:
+                lowest -= 1
+            if not any(opp[1:lowest]):
+                return True
+    return False
