@@ -1,7 +1,7 @@
 """Fast legal-play generation: numba kernels over numpy arrays, checked against
 :mod:`bg_env.core.moves`.
 
-Rules source: ``shared/RULES.md`` §2 (moving, the max-dice and larger-die rules), §3
+Rules source: ``docs/RULES.md`` §2 (moving, the max-dice and larger-die rules), §3
 (bar), §4 (bearing off). The rules are those of :mod:`bg_env.core.moves`, which is the
 truth; this module is the fast path (DESIGN.md, "Principles") and is tested against it.
 

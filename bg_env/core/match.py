@@ -1,6 +1,6 @@
 """Match play: a match to N points as a sequence of games, and the match equity table.
 
-Rules source: ``shared/RULES.md`` §9 (match play), §5 (points) and §6 (the cube). A match
+Rules source: ``docs/RULES.md`` §9 (match play), §5 (points) and §6 (the cube). A match
 to ``length`` points is played as games of :class:`~bg_env.core.game.Game`; each game's
 points (cube value x 1, 2 or 3; a drop scores the cube value before the double) go to its
 winner, and the first side to reach ``length`` points wins the match. In match play:

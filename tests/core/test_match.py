@@ -1,5 +1,5 @@
 """Match play: the Kazaross-XG2 match equity table, the Crawford rule, the score and the
-Match ID (shared/RULES.md §9)."""
+Match ID (docs/RULES.md §9)."""
 
 from __future__ import annotations
 
