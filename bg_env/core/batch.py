@@ -1,7 +1,7 @@
 """Many money games at once: the :class:`~bg_env.core.game.Game` state machine as numba
 kernels over arrays (the fast path of vector environments).
 
-Rules source: ``shared/RULES.md`` §1-§6, through :mod:`bg_env.core.game` (the truth: this
+Rules source: ``docs/RULES.md`` §1-§6, through :mod:`bg_env.core.game` (the truth: this
 module follows it decision by decision and is tested against it, in lockstep, on random
 games) and the move kernels of :mod:`bg_env.core.fast`.
 
@@ -151,7 +151,7 @@ def _finish(s, winner, outcome, points):
 
 @njit(cache=True)
 def _loss_kind(loser):
-    """0 single, 1 gammon, 2 backgammon (RULES.md §5; :func:`.outcome._loss_kind`)."""
+    """0 single, 1 gammon, 2 backgammon (RULES.md §5; :func:`bg_env.core.outcome.outcome`)."""
     if loser[0] != 0:
         return 0
     for p in range(19, 26):
@@ -289,7 +289,8 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
 @njit(cache=True)
 def _open(s, me, opp, rules, mask, seeds, i, fn, st):
     """A new game from the standard start (:meth:`Game.opening`): each side rolls one die,
-    ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both."""
+    ties re-rolled (doubling up to ``auto_doubles`` times, within ``max_cube``), the
+    higher die plays both."""
     for p in range(26):
         me[p] = 0
         opp[p] = 0
@@ -307,9 +308,10 @@ def _open(s, me, opp, rules, mask, seeds, i, fn, st):
         b = _next_die(seeds, i, fn, st)
         if a != b:
             break
-        if ties < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0:
+        nxt = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
+        if ties < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0 and _cube_allowed(nxt, rules):
             ties += 1
-            s[CUBE_VALUE] = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
+            s[CUBE_VALUE] = nxt
     s[TURN] = 0 if a > b else 1
     _start_play(s, me, opp, max(a, b), min(a, b))
     _settle(s, me, opp, rules, mask, seeds, i, fn, st)

@@ -1,6 +1,6 @@
 """A money game of backgammon as a sequence of single decisions: cube, take, checker moves.
 
-Rules source: ``shared/RULES.md`` §1 (opening roll), §2-§4 (through :mod:`.moves`), §5
+Rules source: ``docs/RULES.md`` §1 (opening roll), §2-§4 (through :mod:`.moves`), §5
 (scoring, through :mod:`.outcome`) and §6 (the doubling cube). The environments drive
 this class; it knows nothing of agents or Gymnasium.
 
@@ -242,7 +242,9 @@ class Game:
     # ------------------------------------------------------------------ set-up
     def opening(self, rng, start: Position | None = None) -> None:
         """Start a new game: each side rolls one die, ties re-rolled (doubling the stake
-        up to ``auto_doubles`` times), the higher die plays both numbers."""
+        up to ``auto_doubles`` times while the cube stays within ``max_cube``), the higher
+        die plays both numbers; in a variant with ``fresh_first_roll`` (Long Nardy) the
+        higher die only decides who starts, and the starter rolls two fresh dice."""
         self.position = start or self.variant.start_position()
         self.phase = Phase.MOVE
         self.cube_value, self.cube_owner, self.cube_turned = 1, -1, False
@@ -253,11 +255,18 @@ class Game:
             a, b = (int(x) for x in rng.integers(1, 7, size=2))
             if a != b:
                 break
-            if ties < self.rules.auto_doubles and self.rules.cube:
+            if ties < self.rules.auto_doubles and self._may_auto_double():
                 ties += 1
                 self.cube_value = next_cube_value(self.cube_value, self.rules.cube_progression)
         self.turn = 0 if a > b else 1
-        self._start_play((a, b) if a > b else (b, a), rng)
+        first = self._roll(rng) if self.variant.fresh_first_roll else (max(a, b), min(a, b))
+        self._start_play(first, rng)
+
+    def _may_auto_double(self) -> bool:
+        """An opening tie doubles the stake: the cube is in play and the doubled value
+        is within ``max_cube`` (RULES.md §6)."""
+        nxt = next_cube_value(self.cube_value, self.rules.cube_progression)
+        return self.rules.cube and (self.rules.max_cube == 0 or nxt <= self.rules.max_cube)
 
     def begin_turn(self, rng, dice: tuple[int, int] | None = None) -> None:
         """Start the turn of :attr:`turn`: the cube question if allowed, else roll."""

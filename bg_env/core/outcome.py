@@ -21,8 +21,9 @@ __all__ = ["Outcome", "outcome", "is_game_over", "score_points", "GAMMON_RULES"]
 
 GAMMON_RULES = ("all", "no_backgammons", "none")
 _MULTIPLIER = {"single": 1, "gammon": 2, "backgammon": 3, "hit": 1, "mother": 2}
-"""``hit`` (a sudden-death win) and ``mother`` (a pinned Plakoto mother) are fixed stakes:
-the gammon options do not change them (:mod:`bg_env.core.variants`)."""
+"""``hit`` (a sudden-death win) is a single game; ``mother`` (a pinned Plakoto mother) is a
+double game that the options treat as a gammon: single under the Jacoby rule while the
+cube has not been turned, and with ``gammons="none"`` (RULES.md §7)."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,6 @@ def score_points(
     if gammons not in GAMMON_RULES:
         raise ValueError(f"gammons={gammons!r}: expected one of {GAMMON_RULES}")
     multiplier = result.multiplier
-    if result.kind in ("hit", "mother"):
-        return cube_value * multiplier
     if gammons == "none" or (jacoby and not cube_turned):
         multiplier = 1
     elif gammons == "no_backgammons":

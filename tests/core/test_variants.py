@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from helpers import random_cases, show
 
-from bg_env.core import Position, legal_plays_reference, score_points
+from bg_env.core import Outcome, Position, legal_plays_reference, score_points
 from bg_env.core.position import InvalidPositionError, _side
 from bg_env.core.variants import (
     VARIANTS,
@@ -175,6 +175,20 @@ def test_plakoto_pinning_the_mother_wins_a_double_game():
     assert done.winner == 0 and done.kind == "mother" and score_points(done, 2) == 4
 
 
+@pytest.mark.parametrize(
+    "cube, options, points",
+    [
+        (1, {}, 2),
+        (2, {"jacoby": True, "cube_turned": True}, 4),
+        (1, {"jacoby": True, "cube_turned": False}, 1),  # the Jacoby rule: like a gammon
+        (2, {"gammons": "none"}, 2),
+        (2, {"gammons": "no_backgammons"}, 4),
+    ],
+)
+def test_plakoto_a_mother_counts_like_a_gammon_under_the_options(cube, options, points):
+    assert score_points(Outcome(0, "mother"), cube, **options) == points
+
+
 def test_plakoto_gammon_is_two_no_backgammon():
     done = variant_outcome("plakoto", board({}, {1: 15}, pinned=(0, 0)))
     assert done.kind == "gammon" and done.multiplier == 2
@@ -192,13 +206,35 @@ def test_caucasian_no_hit_and_hide_in_the_home_board():
     assert {"8/5* 13/12", "13/12 8/5*"} & caucasian  # hitting and moving another checker is fine
 
 
-def test_caucasian_a_home_hitter_may_not_bear_off():
-    # all home: 6/3* hits, then the same checker may not bear off with the 3 ...
-    position = board({6: 1, 5: 2, 1: 2}, {22: 1, 24: 14}, checkers=15)
+def test_caucasian_a_home_hitter_may_not_bear_off_while_the_die_plays_otherwise():
+    # all home: 6/3* hits; standard lets that checker bear off with the next 3, the
+    # Caucasian rule does not while another checker can play the 3 (5/2, 4/1)
+    position = board({6: 1, 5: 2, 4: 2}, {22: 1, 13: 14})
     std = notations("standard", position, (3, 3))
     cau = notations("caucasian", position, (3, 3))
-    assert any(n.startswith("6/3*/off") for n in std), std
-    assert not any("6/3*/off" in n for n in cau), cau
+    assert {"6/3*/off 5/2(2)", "6/3*/off 4/1(2)"} <= std, std
+    assert cau == {"5/2(2) 4/1(2)", "6/3* 5/2 4/1(2)", "6/3* 5/2(2) 4/1"}, cau
+
+
+@pytest.mark.parametrize(
+    "position_id, dice, expected",
+    [
+        # seed 000's notes: "kill and bear off (if no other move) - allowed". x: one
+        # checker on 6 (14 off); o: a blot on x's 2, two on x's 4. The 2 cannot be played
+        # before the 4 (x's 4 is closed); after 6/2* only the hitter can play the 2.
+        ("4P8BABMgAAAAAA", (4, 2), {"6/2*/off"}),
+    ],
+)
+def test_caucasian_a_home_hitter_bears_off_when_that_is_the_only_way(position_id, dice, expected):
+    position = get_variant("caucasian").position_from_id(position_id)
+    assert notations("caucasian", position, dice) == expected
+
+
+def test_caucasian_the_only_way_is_judged_when_the_die_is_played():
+    # x: 6, two on 5, two on 1 (10 off); o: a blot on x's 3. After 6/3* 5/2(2) the last 3
+    # can be played only by the hitter bearing off (the 2-point checkers are below it)
+    position = board({6: 1, 5: 2, 1: 2}, {22: 1, 13: 14})
+    assert notations("caucasian", position, (3, 3)) == {"6/3*/off 5/2(2)"}
 
 
 def test_caucasian_a_hit_outside_home_is_free():
@@ -224,6 +260,26 @@ def test_long_nardy_first_roll_doubles_take_two_from_the_head(die):
     assert max(sum(m.source == 24 for m in p.moves) for p in plays) == 2
     plays = legal_plays_variant(v, position, (5, 5))
     assert max(sum(m.source == 24 for m in p.moves) for p in plays) == 1
+
+
+@pytest.mark.parametrize(
+    "position_id, dice, expected",
+    [
+        # the first mover's first roll: one checker stops at the opponent's head (x's 12)
+        ("AACA/z8AAID/Pw", (6, 6), {"24/18(2)"}),
+        ("AACA/z8AAID/Pw", (4, 4), {"24/16(2)"}),
+        ("AACA/z8AAID/Pw", (3, 3), {"24/18(2)", "24/21 24/15"}),
+        # seed 003's note: after White's opening 5-5 (one checker to his 4-point, Black's
+        # 16), Black's 4-4 takes one checker off the head and plays one four: White's
+        # checker, not his head, stops the checker, so the exception does not apply
+        ("CAAA/z8AAID/Pw", (4, 4), {"24/20"}),
+    ],
+)
+def test_long_nardy_first_roll_exception_needs_the_opponents_head_in_the_way(position_id, dice, expected):
+    v = get_variant("long_nardy")
+    position = v.position_from_id(position_id)
+    assert position.me[24] == 15  # x's first roll
+    assert notations(v, position, dice) == expected
 
 
 def test_long_nardy_no_landing_on_an_opposing_checker():

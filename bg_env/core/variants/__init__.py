@@ -2,7 +2,7 @@
 
 A :class:`Variant` says everything the engine needs to play it: the start layout and the
 number of checkers, how the two sides' numberings face each other (``geometry``), what
-landing on a lone opposing checker does (``landing``), and the special rules
+landing on a lone opposing checker does (``landing``), the opening, and the special rules
 (sudden death, the nuclear bomb, the Caucasian rule, the Long Nardy head and block rules,
 the Plakoto mother). ``VARIANTS`` holds them by name.
 

@@ -32,7 +32,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("caucasian", no_hit_and_hide=True,
                 description="no hit and hide in the home board"),
         Variant("long_nardy", {24: 15}, geometry="same_way", landing="blocked", nardy_rules=True,
-                max_kind="gammon",
+                max_kind="gammon", fresh_first_roll=True,
                 description="no hitting, both sides move the same way round"),
     )
 }

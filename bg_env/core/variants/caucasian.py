@@ -1,10 +1,12 @@
 """The Caucasian rule (``docs/RULES.md`` §7): a checker that hits in its own home board
 (points 1..6) may not, later in the same turn, move to a point that holds one of its own
-checkers ("no hit and hide"), nor bear off.
+checkers ("no hit and hide"), nor bear off, unless bearing off is the only way to play the
+die (seed 000's notes: "kill and bear off (if no other move) - allowed").
 
 The turn remembers how many of the player's checkers on each point are such hitters
 (``hitters``); when a point holds both a hitter and other checkers, a move from it may be
-made by either, and both are searched.
+made by either, and both are searched. The "only way" condition needs the other moves of
+the die, so it is checked where every move is known (``steps``).
 """
 
 from __future__ import annotations

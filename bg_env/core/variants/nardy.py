@@ -18,13 +18,31 @@ def _is_first_roll(variant, pos) -> bool:
     return pos.me[HEAD] == variant.checkers
 
 
+def _head_stops_one_checker(variant, pos, die: int) -> bool:
+    """Four moves of ``die`` by one checker from the head are stopped, and first by the
+    opponent's head (his 24-point, the player's 12-point): the first point on the way that
+    holds opposing checkers is that head. An opposing checker met before it (seed 003's
+    note: after White's opening 5-5, Black's 4-4 meets White's checker on Black's 16)
+    stops the checker too, but then the exception does not apply."""
+    point = HEAD
+    for _ in range(4):
+        point -= die
+        if point < 1:
+            return False
+        q = opp_index(variant, point)
+        if pos.opp[q]:
+            return q == HEAD
+    return False
+
+
 def head_allowance(variant, pos, dice: tuple[int, int]) -> int:
     """How many checkers may leave the head this turn: one; two on the side's first roll
-    when it is 6-6, 4-4 or 3-3. Zero when the Long Nardy rules are off (the count is not read)."""
+    when it is 6-6, 4-4 or 3-3 and cannot be played with one checker because the opponent's
+    head is in the way. Zero when the Long Nardy rules are off (the count is not read)."""
     if not variant.nardy_rules:
         return 0
     double = dice[0] == dice[1] and dice[0] in _FIRST_ROLL_DOUBLES
-    if double and _is_first_roll(variant, pos):
+    if double and _is_first_roll(variant, pos) and _head_stops_one_checker(variant, pos, dice[0]):
         return 2
     return 1
 

@@ -33,6 +33,9 @@ class Variant:
         mother: pinning the opponent's last checker on his 24-point wins a double game.
         max_kind: the biggest win the board can give: ``"backgammon"``, ``"gammon"`` or
             ``"single"``.
+        fresh_first_roll: the one-die opening roll only decides who starts; the starter
+            then rolls two fresh dice (Long Nardy), so his first roll can be a double.
+            Otherwise the starter plays the two numbers of the opening roll.
     """
 
     name: str
@@ -46,6 +49,7 @@ class Variant:
     nardy_rules: bool = False
     mother: bool = False
     max_kind: str = "backgammon"
+    fresh_first_roll: bool = False
     description: str = ""
 
     @property

@@ -89,16 +89,25 @@ def _land(variant, st: TurnState, dest: int, as_hitter: bool):
     return None if theirs else (st.opp, st.pinned, False)
 
 
-def _bear_off(variant, st: TurnState, source: int, die: int, as_hitter: bool) -> bool:
+def _bear_off(variant, st: TurnState, source: int, die: int, as_hitter: bool, hitter_off: bool) -> bool:
     """A checker may bear off from ``source`` with ``die``: every checker is home; a die
-    larger than the point bears off only from the highest point; never a Caucasian
-    hitter."""
+    larger than the point bears off only from the highest point; a Caucasian hitter only
+    when that is the only way to play the die (not asked while ``hitter_off`` is false)."""
     me = st.me
     if any(me[caucasian.HOME_TOP + 1 : 26]):
         return False
     if source - die < 0 and any(me[source + 1 : caucasian.HOME_TOP + 1]):
         return False
-    return not as_hitter
+    return not as_hitter or (hitter_off and not _die_playable_otherwise(variant, st, die))
+
+
+def _die_playable_otherwise(variant, st: TurnState, die: int) -> bool:
+    """Some move with ``die`` other than a Caucasian hitter bearing off is legal."""
+    return any(
+        step(variant, st, source, die, as_hitter, hitter_off=False) is not None
+        for source in range(BAR, 0, -1)
+        for as_hitter in (False, True)
+    )
 
 
 def _ends_game(variant, hit: bool, q: int) -> bool:
@@ -106,10 +115,11 @@ def _ends_game(variant, hit: bool, q: int) -> bool:
     return hit and (variant.first_hit_wins or (variant.mother and plakoto.pins_mother(q)))
 
 
-def step(variant, st: TurnState, source: int, die: int, as_hitter: bool):
+def step(variant, st: TurnState, source: int, die: int, as_hitter: bool, hitter_off: bool = True):
     """One checker moved from ``source`` by ``die`` (by a Caucasian hitter when
     ``as_hitter``): ``(state, hit)`` after it (``hit`` also for a Plakoto pin), or ``None``
-    when the move is illegal."""
+    when the move is illegal. ``hitter_off=False`` leaves out a hitter's bear-off (used to
+    ask whether the die can be played otherwise)."""
     if not _may_move_from(variant, st, source, as_hitter):
         return None
     dest = source - die
@@ -119,7 +129,7 @@ def step(variant, st: TurnState, source: int, die: int, as_hitter: bool):
         if landed is None:
             return None
         opp, pinned, hit = landed
-    elif _bear_off(variant, st, source, die, as_hitter):
+    elif _bear_off(variant, st, source, die, as_hitter, hitter_off):
         opp, pinned, hit, dest = st.opp, st.pinned, False, OFF
     else:
         return None
