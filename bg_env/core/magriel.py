@@ -4,10 +4,13 @@ reading it back to one of a list of legal plays.
 Notation source: ``docs/RULES.md`` §8. This module knows the text only: the move generator
 (:mod:`bg_env.core.moves`) writes its plays with :func:`format_play`, and whoever has the
 legal plays (:meth:`Position.parse_play <bg_env.core.position.Position.parse_play>`,
-:func:`bg_env.core.notation.parse_play` for the variants) reads text with :func:`match_play`. Writing follows GNU Backgammon's habits: a
-checker that moves on is written as one path (``24/13``), its intermediate point shown
-only when it hits there (``13/7*/5``); identical paths are grouped (``8/4(2)``); paths
-are listed from the highest starting point down; a play with no move is ``Ø``.
+:func:`bg_env.core.notation.parse_play` for the variants) reads text with
+:func:`match_play`.
+
+Writing follows GNU Backgammon's habits: a checker that moves on is written as one path
+(``24/13``), its intermediate point shown only when it hits there (``13/7*/5``); identical
+paths are grouped (``8/4(2)``); paths are listed from the highest starting point down; a
+play with no move is ``Ø``.
 
 Parsing is tolerant: ``Bar``/``bar``, ``Off``/``off``, a missing ``*``, repeats written
 ``(2)`` or spelled out, any order of the parts, commas, and ``Ø`` for a die that cannot

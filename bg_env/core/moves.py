@@ -192,7 +192,9 @@ class Play:
         return f"<Play {self.notation} -> {self.result.position_id()}>"
 
 
-def _finish(pos: Board, dice: list[int], seqs: list[tuple[tuple[Move, ...], Side, Side]]) -> list[Play]:
+def _finish(
+    pos: Board, dice: list[int], seqs: list[tuple[tuple[Move, ...], Side, Side]]
+) -> list[Play]:
     """Apply the max-dice and larger-die rules, then keep one play per result."""
     most = max(len(m) for m, _, _ in seqs)
     kept = [s for s in seqs if len(s[0]) == most]

@@ -24,5 +24,8 @@ def parse_play(pos: Position, text: str, dice: tuple[int, int], variant: str = "
             legal plays.
     """
     rules = get_variant(variant)
-    plays = legal_plays(pos, dice) if rules.standard_moves else legal_plays_variant(rules, pos, dice)
+    if rules.standard_moves:
+        plays = legal_plays(pos, dice)
+    else:
+        plays = legal_plays_variant(rules, pos, dice)
     return match_play(pos, text, dice, plays)

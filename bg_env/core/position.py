@@ -16,6 +16,11 @@ first, then the player on roll, for each of that side's points 1..24 and then th
 write as many 1-bits as checkers followed by one 0-bit; the 80 bits, packed
 least-significant bit first into 10 bytes, are written in base64 without padding
 (14 characters). The start position is ``4HPwATDgc/ABMA``.
+
+The rules methods (:meth:`Position.legal_plays`, :meth:`~Position.parse_play`,
+:meth:`~Position.outcome`) call :mod:`.moves`, :mod:`.magriel` and :mod:`.outcome`, which
+read a board's ``me`` and ``opp`` without importing this module: the position sits above
+them (and below the variants, whose Plakoto board is a Position).
 """
 
 from __future__ import annotations

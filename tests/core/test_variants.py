@@ -275,7 +275,9 @@ def test_long_nardy_first_roll_doubles_take_two_from_the_head(die):
         ("CAAA/z8AAID/Pw", (4, 4), {"24/20"}),
     ],
 )
-def test_long_nardy_first_roll_exception_needs_the_opponents_head_in_the_way(position_id, dice, expected):
+def test_long_nardy_first_roll_exception_needs_the_opponents_head_in_the_way(
+    position_id, dice, expected
+):
     v = get_variant("long_nardy")
     position = v.position_from_id(position_id)
     assert position.me[24] == 15  # x's first roll

@@ -37,7 +37,9 @@ def hides(as_hitter: bool, mine_at_dest: int) -> bool:
     return as_hitter and mine_at_dest > 0
 
 
-def track(variant, hitters: tuple[int, ...], source: int, dest: int, as_hitter: bool, hit: bool) -> tuple[int, ...]:
+def track(
+    variant, hitters: tuple[int, ...], source: int, dest: int, as_hitter: bool, hit: bool
+) -> tuple[int, ...]:
     """The hitters after a move: a hitter that moves stays one; a hit in the home board
     makes the mover one."""
     if not variant.no_hit_and_hide:

@@ -23,7 +23,9 @@ def check_checker_count(pos: Board, name: str, checkers: int) -> None:
     """Each side has the variant's number of checkers, borne off included."""
     for who, side in _sides(pos):
         if sum(side) != checkers:
-            raise InvalidPositionError(f"{name}: the {who} has {sum(side)} checkers, expected {checkers}")
+            raise InvalidPositionError(
+                f"{name}: the {who} has {sum(side)} checkers, expected {checkers}"
+            )
 
 
 def check_bar(pos: Board, name: str, has_bar: bool) -> None:
@@ -38,7 +40,9 @@ def check_bar(pos: Board, name: str, has_bar: bool) -> None:
 def _pinned_pair(pinned: tuple[int, int], p: int, q: int, mine: int, theirs: int) -> bool:
     """Plakoto: the point holds one side's lone pinned checker under the other's."""
     me_pinned, opp_pinned = pinned[0] >> p & 1, pinned[1] >> q & 1
-    return bool((me_pinned and mine == 1 and not opp_pinned) or (opp_pinned and theirs == 1 and not me_pinned))
+    mine_held = me_pinned and mine == 1 and not opp_pinned
+    theirs_held = opp_pinned and theirs == 1 and not me_pinned
+    return bool(mine_held or theirs_held)
 
 
 def check_shared_points(pos: Board, name: str, to_opp: Callable[[int], int], pins: bool) -> None:
@@ -51,7 +55,8 @@ def check_shared_points(pos: Board, name: str, to_opp: Callable[[int], int], pin
         if not (mine and theirs) or (pins and _pinned_pair(pinned, p, q, mine, theirs)):
             continue
         raise InvalidPositionError(
-            f"{name}: point {p} holds {mine} of the player's and {theirs} of the opponent's checkers"
+            f"{name}: point {p} holds {mine} of the player's and {theirs} of the "
+            "opponent's checkers"
         )
 
 

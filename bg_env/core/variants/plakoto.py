@@ -14,7 +14,9 @@ def is_pinned(pinned: tuple[int, int], source: int) -> bool:
     return bool(pinned[0] >> source & 1)
 
 
-def pin_landing(pinned: tuple[int, int], mine: int, theirs: int, q: int) -> tuple[tuple[int, int], bool] | None:
+def pin_landing(
+    pinned: tuple[int, int], mine: int, theirs: int, q: int
+) -> tuple[tuple[int, int], bool] | None:
     """A landing on the point the opponent numbers ``q`` that holds ``mine`` of the
     player's and ``theirs`` of the opponent's checkers: the new pins and whether the move
     pinned, or ``None`` when the point is closed (two or more opposing checkers, or one

@@ -20,7 +20,7 @@ def _search(variant: Variant, pos: Position, dice: tuple[int, int]):
     """Every maximal sequence of moves: ``(moves, states)`` with the state after each."""
     found: list[tuple[tuple[Move, ...], tuple[TurnState, ...]]] = []
 
-    def extend(states: tuple[TurnState, ...], remaining: list[int], moves: tuple[Move, ...]) -> None:
+    def extend(states: tuple[TurnState, ...], remaining: list[int], moves: tuple) -> None:
         st, moved = states[-1], False
         if not st.over:
             for i, die in enumerate(remaining):
@@ -81,10 +81,13 @@ def variant_sequences(
     the play step by step. A play that ends the game (a sudden-death hit, a pinned
     mother) counts as using all its dice. No legal move: one empty sequence.
     """
-    return [(moves, boards[-1]) for moves, boards in sequences_with_boards(get_variant(variant), pos, dice)]
+    found = sequences_with_boards(get_variant(variant), pos, dice)
+    return [(moves, boards[-1]) for moves, boards in found]
 
 
-def legal_plays_variant(variant: "Variant | str", pos: Position, dice: tuple[int, int]) -> list[Play]:
+def legal_plays_variant(
+    variant: "Variant | str", pos: Position, dice: tuple[int, int]
+) -> list[Play]:
     """Every distinct legal play (one per resulting position) under ``variant``."""
     plays: dict[Position, Play] = {}
     for moves, result in variant_sequences(variant, pos, dice):

@@ -91,5 +91,6 @@ class Variant:
         """Raise :class:`InvalidPositionError` if ``pos`` cannot occur in this variant."""
         check_checker_count(pos, self.name, self.checkers)
         check_bar(pos, self.name, self.has_bar)
-        check_shared_points(pos, self.name, lambda p: opp_index(self, p), pins=self.landing == "pin")
+        pins = self.landing == "pin"
+        check_shared_points(pos, self.name, lambda p: opp_index(self, p), pins=pins)
         check_pinned_points(pos, self.name)

@@ -89,7 +89,9 @@ def _land(variant, st: TurnState, dest: int, as_hitter: bool):
     return None if theirs else (st.opp, st.pinned, False)
 
 
-def _bear_off(variant, st: TurnState, source: int, die: int, as_hitter: bool, hitter_off: bool) -> bool:
+def _bear_off(
+    variant, st: TurnState, source: int, die: int, as_hitter: bool, hitter_off: bool
+) -> bool:
     """A checker may bear off from ``source`` with ``die``: every checker is home; a die
     larger than the point bears off only from the highest point; a Caucasian hitter only
     when that is the only way to play the die (not asked while ``hitter_off`` is false)."""
