@@ -41,7 +41,23 @@ __all__ = [
     "Position",
     "InvalidPositionError",
     "STANDARD_START",
+    "MAX_CHECKERS",
 ]
+
+MAX_CHECKERS = 15
+"""Most checkers a side may have (borne off included); variants play with 15 or fewer."""
+
+
+def _check_unused_bits(position_id: str, key: bytes) -> None:
+    """The 14th character of a Position ID carries the last 2 bits of the 80 and 4 unused
+    bits, which must be 0 (else two IDs would name one board): the ID must be the
+    canonical base64 of its 10 bytes."""
+    if base64.b64encode(key).decode("ascii")[:14] != position_id:
+        raise InvalidPositionError(
+            f"Position ID {position_id!r}: the last character has unused low bits set "
+            f"(expected {base64.b64encode(key).decode('ascii')[:14]!r} for this board)"
+        )
+
 
 def _side(layout: dict[int, int], checkers: int) -> tuple[int, ...]:
     arr = [0] * 26
@@ -81,6 +97,11 @@ class Position:
             if len(side) != 26 or min(side) < 0:
                 raise InvalidPositionError(
                     f"{name} must be 26 non-negative counts (off, points 1..24, bar), got {side!r}"
+                )
+            if sum(side) > MAX_CHECKERS:
+                raise InvalidPositionError(
+                    f"{name} has {sum(side)} checkers (borne off included), more than "
+                    f"{MAX_CHECKERS}: {side!r}"
                 )
 
     # ----------------------------------------------------------------- construction
@@ -126,6 +147,7 @@ class Position:
             key = base64.b64decode(position_id + "==", validate=True)
         except (binascii.Error, ValueError) as exc:
             raise InvalidPositionError(f"Position ID {position_id!r}: not base64 ({exc})") from None
+        _check_unused_bits(position_id, key)
         bits = int.from_bytes(key, "little")
         sides: list[list[int]] = [[0] * 26, [0] * 26]
         side, point, used = 0, 1, 0

@@ -271,3 +271,44 @@ def test_board_with_a_shared_point_is_refused():
     shared = Position(Position.start().me, tuple(int(i == 19) for i in range(26)))  # O on my 6
     with pytest.raises(InvalidPositionError):
         to_xgid(shared, MatchState())
+
+
+# ------------------------------------------------------------ Position IDs and boards
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def test_position_id_with_stray_low_bits_is_refused():
+    # the 14th character holds bits 78-79 of the board and 4 unused low bits: only the
+    # canonical character names the board; the 15 others used to decode to the same one
+    start = "4HPwATDgc/ABMA"
+    assert Position.from_position_id(start) == Position.start()
+    last = _B64.index(start[-1])
+    stray = [start[:-1] + _B64[last | low] for low in range(1, 16)]
+    for bad in stray:
+        with pytest.raises(InvalidPositionError, match="unused low bits") as info:
+            Position.from_position_id(bad)
+        assert repr(bad) in str(info.value)
+
+
+def test_position_id_with_data_in_the_last_character_still_decodes():
+    # a board whose last two bits are used: the last character differs from 'A'
+    full = Position((0,) * 25 + (15,), (0,) * 25 + (15,))  # both sides' 15 on the bar
+    pid = full.position_id()
+    assert Position.from_position_id(pid, validate=False) == full
+
+
+@pytest.mark.parametrize("count", [16, 25])
+def test_position_with_more_than_15_checkers_a_side_is_refused(count):
+    too_many = (count - 2, 2) + (0,) * 24  # count checkers: borne off and on the 1-point
+    with pytest.raises(InvalidPositionError, match=f"me has {count} checkers") as info:
+        Position(too_many, Position.start().opp)
+    assert "more than 15" in str(info.value)
+    with pytest.raises(InvalidPositionError, match=f"opp has {count} checkers"):
+        Position(Position.start().me, too_many)
+    with pytest.raises(InvalidPositionError, match="more than 15"):
+        Position.start(checkers=count)
+
+
+def test_position_with_15_or_fewer_checkers_a_side_is_accepted():
+    assert sum(Position.start(checkers=15).me) == 15
+    assert Position.start({24: 2, 23: 1}, checkers=3).checkers() == (3, 3)  # hypergammon
