@@ -2,7 +2,8 @@
 
 Description:
     A money game (or match) of backgammon for two agents, ``player_0`` and
-    ``player_1``, with the doubling cube. Every decision is one step: the cube (roll or double), the answer to a
+    ``player_1``, with the doubling cube when ``cube=True`` (off by default, as in every
+    view). Every decision is one step: the cube (roll or double), the answer to a
     double (take, drop, beaver), and each checker move. The same agent keeps acting until
     its play is complete. Decisions with one answer are not asked (see
     :mod:`bg_env.core.game`). Rules: ``shared/RULES.md``; GNU Backgammon agrees with the
@@ -77,6 +78,10 @@ REWARDS = ("points", "win")
 MATCH_REWARDS = ("result", "equity")
 _START_OPTIONS = ("position_id", "match_id", "dice")
 RENDER_MODES = ("ansi", "human", "rgb_array")
+CUBE_DEFAULT = False
+"""Every env view plays without the doubling cube unless given ``cube=True``: with the cube
+on, random play ends almost every game in a dropped double, which is what a first
+training run then learns (the play-level views are cubeless in any case)."""
 
 
 @dataclass(frozen=True)
@@ -86,8 +91,9 @@ class EnvConfig:
     ``max_cube``, ``gammons``, ``cube_progression``), passed flat to :meth:`from_kwargs`,
     and the fields below."""
 
-    game_rules: Rules = field(default_factory=Rules)
-    """The rule options (see :class:`~bg_env.core.game.Rules`)."""
+    game_rules: Rules = field(default_factory=lambda: Rules(cube=False))
+    """The rule options (see :class:`~bg_env.core.game.Rules`). The cube is off unless
+    ``cube=True`` (:data:`CUBE_DEFAULT`)."""
     reward: str = "points"
     """``"points"`` (cube x gammon multiplier) or ``"win"`` (+-1)."""
     observation: str = "tesauro"
@@ -154,7 +160,8 @@ class EnvConfig:
         if unknown:
             raise ValueError(f"unknown config key(s) {unknown}; allowed keys: {known}")
         rule_keys = set(Rules.keys())
-        rules = Rules(**{k: v for k, v in kwargs.items() if k in rule_keys})
+        rules = Rules(**{"cube": CUBE_DEFAULT,
+                         **{k: v for k, v in kwargs.items() if k in rule_keys}})
         return cls(rules, **{k: v for k, v in kwargs.items() if k not in rule_keys})
 
     def rules(self) -> Rules:

@@ -26,8 +26,9 @@ _TRACE = r"""
 import hashlib, json, random, sys
 from bg_env import backgammon_v0
 h = hashlib.sha256()
-configs = ({"cube": False}, {"beaver": True}, {"observation": "compact"},
-           {"jacoby": True, "auto_doubles": 2, "cube_progression": "arithmetic", "max_cube": 0},
+configs = ({"cube": False}, {"cube": True, "beaver": True}, {"observation": "compact"},
+           {"cube": True, "jacoby": True, "auto_doubles": 2, "cube_progression": "arithmetic",
+            "max_cube": 0},
            {"cube": False, "max_turns": 30, "reward": "win"})
 for config in configs:
     e = backgammon_v0.env(**config)

@@ -25,8 +25,8 @@ BACKGAMMON_BAR = Position.from_layout({1: 1}, {6: 5, 5: 5, 4: 4, 25: 1}).positio
 SINGLE = Position.from_layout({1: 1}, {6: 5, 5: 5, 4: 4}).position_id()
 
 
-def start(pid=START, dice=None, agent="player_0", seed=0, **config):
-    env = backgammon_v0.raw_env(**config)
+def start(pid=START, dice=None, agent="player_0", seed=0, cube=True, **config):
+    env = backgammon_v0.raw_env(cube=cube, **config)  # the cube is off by default
     options = {"position_id": pid, "agent": agent}
     if dice is not None:
         options["dice"] = dice
@@ -340,18 +340,18 @@ def _seed_with_ties(n: int) -> int:
 
 def test_auto_doubles_opening_tie_doubles_the_stake():
     seed = _seed_with_ties(1)
-    env = backgammon_v0.raw_env(auto_doubles=1)
+    env = backgammon_v0.raw_env(auto_doubles=1, cube=True)
     env.reset(seed=seed)
     assert env.game.cube_value == 2 and env.game.cube_owner == -1
     assert env.game.dice[0] != env.game.dice[1]  # the opening roll itself is never a double
-    env = backgammon_v0.raw_env()  # without the option, the same tie changes nothing
+    env = backgammon_v0.raw_env(cube=True)  # without the option, the same tie changes nothing
     env.reset(seed=seed)
     assert env.game.cube_value == 1
     env = backgammon_v0.raw_env(auto_doubles=1, cube=False)
     env.reset(seed=seed)
     assert env.game.cube_value == 1
     no_tie = _seed_with_ties(0)
-    env = backgammon_v0.raw_env(auto_doubles=3)
+    env = backgammon_v0.raw_env(auto_doubles=3, cube=True)
     env.reset(seed=no_tie)
     assert env.game.cube_value == 1
 
@@ -359,12 +359,12 @@ def test_auto_doubles_opening_tie_doubles_the_stake():
 def test_auto_doubles_limit_and_next_double():
     seed = _seed_with_ties(2)
     for limit, cube in ((1, 2), (2, 4), (5, 4)):
-        env = backgammon_v0.raw_env(auto_doubles=limit)
+        env = backgammon_v0.raw_env(auto_doubles=limit, cube=True)
         env.reset(seed=seed)
         assert env.game.cube_value == cube, (limit, env.game.cube_value)
         assert env.game.cube_owner == -1
     # the cube stays centred: either side may double next, to twice the stake
-    env = backgammon_v0.raw_env(auto_doubles=2)
+    env = backgammon_v0.raw_env(auto_doubles=2, cube=True)
     env.reset(seed=seed)
     for _ in range(200):
         if env.game.phase == Phase.CUBE:

@@ -97,7 +97,7 @@ def test_action_masks_equal_info_mask_at_every_step():
 
 @pytest.mark.parametrize("phase", ["move", "cube"])
 def test_illegal_action_ends_episode_with_minus_one(phase):
-    env = make(learner="player_0")
+    env = make(learner="player_0", cube=True)
     opts = {"position_id": START, "dice": (3, 1)} if phase == "move" else {"position_id": START}
     obs, info = env.reset(seed=0, options=opts)
     assert env.phase == phase

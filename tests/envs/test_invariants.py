@@ -334,16 +334,16 @@ def _expected_points(kind: str, cube: int, cfg: dict, turned: bool) -> int:
 
 
 CONFIGS = [
-    {},
-    {"beaver": True},
-    {"jacoby": True},
-    {"gammons": "no_backgammons", "beaver": True},
-    {"gammons": "none"},
-    {"max_cube": 4},
-    {"cube_progression": "arithmetic", "max_cube": 0},
-    {"auto_doubles": 2},
-    {"cube": False},
-    {"reward": "win"},
+    {"cube": True},
+    {"cube": True, "beaver": True},
+    {"cube": True, "jacoby": True},
+    {"cube": True, "gammons": "no_backgammons", "beaver": True},
+    {"cube": True, "gammons": "none"},
+    {"cube": True, "max_cube": 4},
+    {"cube": True, "cube_progression": "arithmetic", "max_cube": 0},
+    {"cube": True, "auto_doubles": 2},
+    {},  # the default: no cube
+    {"cube": True, "reward": "win"},
 ]
 
 

@@ -39,7 +39,7 @@ def play_match(seed: int, **config):
 
 def test_a_seven_point_match_runs_to_the_end_with_one_crawford_game():
     for seed in range(30):
-        raw, total, steps, _, info = play_match(seed, match_length=7)
+        raw, total, steps, _, info = play_match(seed, match_length=7, cube=True)
         m = raw.match
         assert m.is_over and max(m.score) >= 7 and info["winner"] == f"player_{m.winner}"
         assert total[info["winner"]] == 1 and sum(total.values()) == 0
@@ -104,4 +104,4 @@ def test_bad_match_options_name_themselves(bad, message):
 
 
 def test_pettingzoo_api_test_in_match_play():
-    api_test(backgammon_v0.env(match_length=3), num_cycles=300)
+    api_test(backgammon_v0.env(match_length=3, cube=True), num_cycles=300)

@@ -34,9 +34,10 @@ def done(env) -> bool:
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize(
     "config",
-    [{}, {"cube": False}, {"beaver": True, "jacoby": True}, {"observation": "compact"},
-     {"auto_doubles": 3, "cube_progression": "arithmetic", "max_cube": 0}],
-    ids=["default", "nocube", "beaver_jacoby", "compact", "auto_arith"],
+    [{}, {"cube": True}, {"cube": True, "beaver": True, "jacoby": True},
+     {"observation": "compact"},
+     {"cube": True, "auto_doubles": 3, "cube_progression": "arithmetic", "max_cube": 0}],
+    ids=["default", "cube", "beaver_jacoby", "compact", "auto_arith"],
 )
 def test_api_test(config):
     api_test(backgammon_v0.env(**config), num_cycles=1000)
@@ -45,7 +46,8 @@ def test_api_test(config):
 
 def test_seed_test():
     seed_test(backgammon_v0.env, num_cycles=500)
-    seed_test(lambda: backgammon_v0.env(beaver=True, observation="compact"), num_cycles=300)
+    seed_test(lambda: backgammon_v0.env(cube=True, beaver=True, observation="compact"),
+              num_cycles=300)
 
 
 def _render_env_fn(render_mode=None):
@@ -155,7 +157,7 @@ def _illegal_actions(env):
 
 @pytest.mark.parametrize("phase", ["move", "cube", "take", "beaver_take"])
 def test_raw_env_raises_on_illegal_action_and_keeps_state(phase):
-    env = backgammon_v0.raw_env(beaver=True)
+    env = backgammon_v0.raw_env(beaver=True, cube=True)
     if phase == "move":
         env.reset(options={"position_id": START, "dice": (3, 1)})
     else:
@@ -243,7 +245,7 @@ def test_reset_with_position_and_dice(agent, pid, dice):
 
 def test_reset_position_without_dice_asks_the_cube_then_reports_from_the_taker():
     pid = "sGfwATDgc/ABMA"
-    env = backgammon_v0.raw_env()
+    env = backgammon_v0.raw_env(cube=True)
     env.reset(seed=0, options={"position_id": pid, "agent": "player_1"})
     assert env.agent_selection == "player_1" and env.game.phase == Phase.CUBE
     assert env.position_id() == pid and env.dice == ()
@@ -316,7 +318,7 @@ def test_reset_with_match_id(on_roll):
 
 def test_reset_with_match_id_cube_question_only_for_owner():
     MatchState = _match_state()
-    env = backgammon_v0.raw_env()
+    env = backgammon_v0.raw_env(cube=True)
     own = MatchState(cube_value=2, cube_owner=0, player_on_roll=0, turn=0).match_id()
     env.reset(seed=0, options={"position_id": START, "match_id": own})
     assert env.game.phase == Phase.CUBE and env.agent_selection == "player_0"
@@ -328,7 +330,7 @@ def test_reset_with_match_id_cube_question_only_for_owner():
 
 def test_match_id_round_trips_through_reset():
     MatchState = _match_state()
-    env = backgammon_v0.raw_env()
+    env = backgammon_v0.raw_env(cube=True)
     env.reset(seed=4, options={"position_id": START})
     env.step(DOUBLE)
     env.step(TAKE)  # player_0 rolls now, cube 2 owned by player_1
@@ -337,7 +339,7 @@ def test_match_id_round_trips_through_reset():
         assert not done(env)
     mid, pid = env.match_id(), env.position_id()
     state = (env.agent_selection, env.game.cube_value, env.game.cube_owner, sorted(env.dice))
-    other = backgammon_v0.raw_env()
+    other = backgammon_v0.raw_env(cube=True)
     other.reset(seed=99, options={"position_id": pid, "match_id": mid})
     assert (other.agent_selection, other.game.cube_value, other.game.cube_owner,
             sorted(other.dice)) == state
@@ -347,7 +349,7 @@ def test_match_id_round_trips_through_reset():
 
 def test_match_id_reports_a_pending_double():
     MatchState = _match_state()
-    env = backgammon_v0.raw_env()
+    env = backgammon_v0.raw_env(cube=True)
     env.reset(seed=0, options={"position_id": "sGfwATDgc/ABMA"})
     env.step(DOUBLE)
     state = MatchState.from_match_id(env.match_id())
@@ -358,12 +360,12 @@ def test_match_id_reports_a_pending_double():
 def test_match_id_round_trip_with_a_pending_double():
     _match_state()
     pid = "sGfwATDgc/ABMA"  # asymmetric: the two sides see different IDs
-    env = backgammon_v0.raw_env()
+    env = backgammon_v0.raw_env(cube=True)
     env.reset(seed=0, options={"position_id": pid})
     env.step(DOUBLE)
     mid, taker_view = env.match_id(), env.position_id()
     assert taker_view == Position.from_position_id(pid).swap().position_id()
-    other = backgammon_v0.raw_env()
+    other = backgammon_v0.raw_env(cube=True)
     other.reset(seed=0, options={"position_id": taker_view, "match_id": mid})
     assert other.game.phase == Phase.TAKE
     assert other.agent_selection == "player_1"
@@ -383,7 +385,7 @@ def test_observation_is_from_each_agents_side():
 
 
 def test_cube_actions_never_in_checker_play_and_vice_versa():
-    env = backgammon_v0.raw_env(beaver=True)
+    env = backgammon_v0.raw_env(beaver=True, cube=True)
     env.reset(seed=8)
     rng = np.random.default_rng(0)
     for _ in range(400):
