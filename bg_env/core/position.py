@@ -268,10 +268,19 @@ class Position:
     def __str__(self) -> str:
         return render_text(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, from the player on roll's side (a notebook's display; see
+        :func:`bg_env.core.svg.position_svg`)."""
+        from .svg import position_svg
 
-def render_text(pos: Position, dice: tuple[int, ...] | None = None, extra: list[str] | None = None) -> str:
+        return position_svg(self)
+
+
+def render_text(pos: Position, dice: tuple[int, ...] | None = None, extra: list[str] | None = None,
+                status: str = "on roll") -> str:
     """A plain-text board from the player on roll's side: ``X`` is the player on roll
-    (moving from 24 down to 1, home at the bottom right), ``O`` the opponent; a pinned
+    (moving from 24 down to 1, home at the bottom right; ``status`` says what he does
+    now, e.g. ``"to take"`` when the board is seen from a doubled player), ``O`` the opponent; a pinned
     Plakoto checker is drawn in lower case under its pinner. The opponent's checker on his
     point ``q`` is drawn on the player's ``25 - q`` (for Long Nardy's board, pass
     :func:`bg_env.envs.context.standard_view` of the position)."""
@@ -312,9 +321,9 @@ def render_text(pos: Position, dice: tuple[int, ...] | None = None, extra: list[
     lines.append(" +" + "-" * 18 + "+---+" + "-" * 18 + "+")
     lines.append(" " + "".join(f"{p:>3}" for p in bottom[:6]) + " |   |" + "".join(f"{p:>3}" for p in bottom[6:]))
     mine, theirs = pos.pips()
-    status = f" X (on roll): pips {mine}, bar {pos.me[25]}, off {pos.me[0]}"
-    status += f" | O: pips {theirs}, bar {pos.opp[25]}, off {pos.opp[0]}"
-    lines.append(status)
+    counts = f" X ({status}): pips {mine}, bar {pos.me[25]}, off {pos.me[0]}"
+    counts += f" | O: pips {theirs}, bar {pos.opp[25]}, off {pos.opp[0]}"
+    lines.append(counts)
     if dice:
         lines.append(" dice: " + "-".join(str(d) for d in dice))
     lines.extend(extra or [])

@@ -65,6 +65,7 @@ from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, Rules, _bi
 from ..core.position import Position, render_text
 from ..core.match import MET_MAX_AWAY, Match
 from .context import CONTEXT_SIZE, encode_context, standard_view
+from .frame import game_frame
 from .observation import BOARD_SIZE, ENCODERS, encode, encode_board, observation_space
 
 if not PURE_PYTHON:
@@ -332,6 +333,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
     def __str__(self) -> str:
         return str(self.env)
+
+    def _repr_png_(self) -> bytes:
+        """The raw env's picture (PettingZoo's wrappers do not forward ``_`` names)."""
+        return self.unwrapped._repr_png_()
 
 
 _forward_per_step_attributes(
@@ -706,23 +711,21 @@ class raw_env(AECEnv):
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
             return None
         if self.render_mode == "rgb_array":
-            from .render import render_rgb
-
-            g = self.game
-            view = standard_view(g.position if g.turn == 0 else g.position.swap(), g.variant)
-            owner = None if g.cube_owner == -1 else g.cube_owner
-            return render_rgb(view, dice=g.dice if g.phase == Phase.MOVE else None,
-                              cube_value=g.cube_value, cube_owner=owner)
+            return game_frame(self.game, tuple(self.possible_agents)).image()
         text = self._text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
+    def _repr_png_(self) -> bytes:
+        """The picture of the game (a notebook's display), whatever the render mode."""
+        return game_frame(self.game, tuple(self.possible_agents)).png()
+
     def _text(self) -> str:
         g = self.game
-        agent = self.possible_agents[g.turn]
-        extra = [f" {agent} (X) on turn; phase {g.phase}; cube {g.cube_value} "
+        frame = game_frame(g, tuple(self.possible_agents))
+        extra = [f"{frame.line()}; phase {g.phase}; cube {g.cube_value} "
                  f"({'centred' if g.cube_owner == -1 else self.possible_agents[g.cube_owner]})"]
         if g.played:
             extra.append(" played so far: " + " ".join(str(m) for m in g.played))
@@ -737,8 +740,7 @@ class raw_env(AECEnv):
                          + (" (post-Crawford)" if m.post_crawford else ""))
         if g.result:
             extra.append(f" {self.possible_agents[g.result.winner]} wins {g.result.points} ({g.result.outcome})")
-        return render_text(standard_view(g.position, g.variant),
-                           g.dice if g.phase == Phase.MOVE else None, extra)
+        return render_text(frame.board, frame.dice, extra, status=frame.text_status)
 
     def close(self):
         pass

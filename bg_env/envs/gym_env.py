@@ -178,6 +178,10 @@ class BackgammonEnv(gym.Env):
     def render(self):
         return self.game_env.render()
 
+    def _repr_png_(self) -> bytes:
+        """The picture of the game (a notebook's display), whatever the render mode."""
+        return self.game_env._repr_png_()
+
     def close(self):
         self.game_env.close()
 

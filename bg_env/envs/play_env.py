@@ -80,7 +80,8 @@ Arguments:
     illegal_action: ``"lose"`` (default) or ``"raise"``.
     illegal_reward: the learner's reward for an illegal action under ``"lose"``.
     skip_forced: play the learner's one-choice turns without a step.
-    render_mode: ``None`` or ``"ansi"``.
+    render_mode: ``None``, ``"ansi"`` or ``"rgb_array"`` (the picture of
+        :mod:`bg_env.envs.frame`, from the side to act).
     **rules: :class:`~bg_env.core.game.Rules` options (``gammons``, ...); the game is
         always cubeless, so ``cube=True`` is an error.
 
@@ -285,7 +286,7 @@ def resolve_play_opponent(opponent: Any):
 class BackgammonPlaysEnv(gym.Env):
     """See the module docstring."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(self, opponent: Any = "random", max_candidates: int = DEFAULT_MAX_CANDIDATES,
                  learner: str | None = None, reward: str = "points",
@@ -299,8 +300,8 @@ class BackgammonPlaysEnv(gym.Env):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
         if not isinstance(max_candidates, int) or max_candidates < 1:
             raise ValueError(f"max_candidates={max_candidates!r}: expected an integer >= 1")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r}: expected None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"render_mode={render_mode!r}: expected None, 'ansi' or 'rgb_array'")
         if rules.get("cube", False):
             raise ValueError("cube=True: the play-level env is cubeless")
         if rules.get("variant") == "nuclear":
@@ -446,9 +447,19 @@ class BackgammonPlaysEnv(gym.Env):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
+        if self.render_mode == "rgb_array":
+            from .frame import game_frame
+
+            return game_frame(self.game).image()
         pos = self.game.position if self.game.turn == self.side else self.game.position.swap()
         extra = [f"learner: {self.learner} (X)", f"candidates: {len(self.candidates)}"]
         return render_text(pos, self.game.dice if self.game.turn == self.side else None, extra)
+
+    def _repr_png_(self) -> bytes:
+        """The picture of the game (a notebook's display), whatever the render mode."""
+        from .frame import game_frame
+
+        return game_frame(self.game).png()
 
 
 def register() -> None:

@@ -87,7 +87,7 @@ from ..core.moves import Play
 from ..core.position import Position, render_text
 from ..core.variants import PinnedPosition, explode
 from .backgammon import AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper
-from .context import standard_view
+from .frame import game_frame
 from .play_env import (
     _HIGH,
     DEFAULT_MAX_CANDIDATES,
@@ -99,7 +99,7 @@ from .play_env import (
 __all__ = ["env", "raw_env", "PlaysEnvConfig", "IllegalActionError"]
 
 REWARDS = ("points", "win")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class PlaysEnvConfig:
     max_turns: int | None = None
     """Truncate the game after this many completed turns (``None`` = never)."""
     render_mode: str | None = None
-    """``"ansi"`` or ``"human"``."""
+    """``"ansi"``, ``"human"`` or ``"rgb_array"``."""
 
     def __post_init__(self) -> None:
         if self.game_rules.cube:
@@ -365,16 +365,22 @@ class raw_env(AECEnv):
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
             return None
         g = self.game
-        agent = self.possible_agents[g.turn]
-        extra = [f" {agent} (X) on roll; {len(self.plays)} candidates ({self.decision})"]
+        frame = game_frame(g, tuple(self.possible_agents))
+        if self.render_mode == "rgb_array":
+            return frame.image()
+        extra = [f"{frame.line()}; {len(self.plays)} candidates ({self.decision})"]
         if g.result:
             extra.append(f" {self.possible_agents[g.result.winner]} wins {g.result.points} "
                          f"({g.result.outcome})")
-        text = render_text(standard_view(g.position, g.variant), self.dice, extra)
+        text = render_text(frame.board, frame.dice, extra, status=frame.text_status)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _repr_png_(self) -> bytes:
+        """The picture of the game (a notebook's display), whatever the render mode."""
+        return game_frame(self.game, tuple(self.possible_agents)).png()
 
     def close(self):
         pass

@@ -17,7 +17,10 @@ back as a video do not flip at every turn:
 
 A :class:`~bg_env.core.position.Position` is seen from the player on roll. Pass
 ``flip=False`` when that player is player_0 and ``flip=True`` when it is player_1; the
-board is drawn from player_0's side either way.
+board is drawn from player_0's side either way. The header (player_1) and footer
+(player_0) lines name each side; the side the position is seen from carries ``status``
+("on roll" by default) and the Position ID printed bottom right is from its side.
+:func:`bg_env.envs.frame.game_frame` draws a game with these set from the side to act.
 
 Pillow is imported inside the functions: importing this module costs nothing.
 
@@ -45,7 +48,9 @@ __all__ = [
     "CUBE_RGB",
     "checker_rgb",
     "render_rgb",
+    "player_lines",
     "save_png",
+    "png_bytes",
 ]
 
 DEFAULT_WIDTH = 640
@@ -267,6 +272,8 @@ def render_rgb(
     title: str | None = None,
     width: int = DEFAULT_WIDTH,
     height: int = DEFAULT_HEIGHT,
+    status: str = "on roll",
+    position_id: str | None = None,
 ) -> np.ndarray:
     """Draw ``position`` as a ``height x width x 3`` ``uint8`` RGB array.
 
@@ -282,6 +289,9 @@ def render_rgb(
         names: labels of (player_0, player_1) in the header/footer lines.
         title: optional text at the top right (e.g. "game 3, move 17").
         width, height: image size in pixels.
+        status: what the player the position is seen from does ("on roll", "to take"),
+            written after his name (see :func:`player_lines`).
+        position_id: the Position ID printed bottom right; ``None``: ``position``'s own.
     """
     from PIL import Image, ImageDraw
 
@@ -418,35 +428,67 @@ def render_rgb(
 
     # ------------------------------------------------------------------ header/footer
     info_font = _font(13 * u)
-    pips = [sum(p * n for p, n in enumerate(s)) for s in sides]
+    lines = player_lines(position, flip=flip, names=names, colours=colours, status=status)
 
     def info(side: int, y: float) -> None:
         r = 6 * u
         x = g.x0 + r + 2 * u
         fill = fills[side]
         draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=_contrast(_BACKGROUND))
-        text = f"{names[side]} ({_colour_name(colours[side])})"
-        text += f"   pips {pips[side]}   off {sides[side][0]}"
-        if sides[side][25]:
-            text += f"   bar {sides[side][25]}"
-        if side == on_roll:
-            text += "   - on roll"
-        _text(draw, (x + r + 6 * u, y), text, info_font, _TEXT, anchor="lm")
+        _text(draw, (x + r + 6 * u, y), lines[side], info_font, _TEXT, anchor="lm")
 
     info(1, g.y0 / 2)
     info(0, (g.y1 + g.height) / 2)
     if title:
         _text(draw, (g.x1, g.y0 / 2), title, info_font, _TEXT, anchor="rm")
-    try:
-        pid = position.position_id()
-    except Exception:  # not a 15-checker position
-        pid = None
+    pid = position_id
+    if pid is None:
+        try:
+            pid = position.position_id()
+        except Exception:  # not a 15-checker position
+            pid = None
     if pid:
         _text(draw, (g.x1, (g.y1 + g.height) / 2), f"ID {pid}", _font(11 * u), (170, 185, 175),
               anchor="rm")
 
     img = img.reduce(ss)  # box filter: smooth edges, flat areas keep their exact colour
     return np.asarray(img, dtype=np.uint8).copy()
+
+
+def player_lines(position: Position, *, flip: bool = False,
+                 names: tuple[str, str] = ("player_0", "player_1"),
+                 colours: tuple[Colour, Colour] = ("white", "black"),
+                 status: str = "on roll") -> tuple[str, str]:
+    """The text lines :func:`render_rgb` writes for (player_0, player_1): the footer and
+    the header. The side ``position`` is seen from (player_1 when ``flip``) gets
+    ``"   - " + status``.
+
+    >>> player_lines(Position.start(), flip=True)[1]
+    'player_1 (black)   pips 167   off 0   - on roll'
+    """
+    sides = (position.opp, position.me) if flip else (position.me, position.opp)
+    lines = []
+    for side in (0, 1):
+        counts = sides[side]
+        text = f"{names[side]} ({_colour_name(colours[side])})"
+        text += f"   pips {sum(p * n for p, n in enumerate(counts))}   off {counts[0]}"
+        if counts[25]:
+            text += f"   bar {counts[25]}"
+        if side == (1 if flip else 0) and status:
+            text += f"   - {status}"
+        lines.append(text)
+    return lines[0], lines[1]
+
+
+def png_bytes(image: np.ndarray) -> bytes:
+    """An array from :func:`render_rgb` encoded as PNG (what a notebook displays)."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.fromarray(np.asarray(image, dtype=np.uint8), "RGB").save(out, format="PNG")
+    return out.getvalue()
 
 
 def save_png(path, image: np.ndarray) -> None:

@@ -284,7 +284,7 @@ def test_same_seed_same_trajectory():
     ({"reward": "money"}, ["money", "points"]),
     ({"max_candidates": 1}, ["max_candidates"]),
     ({"max_turns": 0}, ["max_turns"]),
-    ({"render_mode": "rgb_array"}, ["rgb_array", "ansi"]),
+    ({"render_mode": "svg"}, ["svg", "ansi", "rgb_array"]),
 ])
 def test_config_errors(kwargs, words):
     with pytest.raises(ValueError) as err:

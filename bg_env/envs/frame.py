@@ -1,0 +1,106 @@
+"""What a picture or a text board of a game shows, and from whose side.
+
+Every view of a game (the envs' ``render()``, their notebook display) names the **side
+to act** the same way: the agent that must decide now (:attr:`Game.actor
+<bg_env.core.game.Game.actor>`; the taker while a double waits for an answer). The board
+is seen from that side (its checkers are ``X`` on the text board), the Position ID
+printed is from that side (what the env's ``position_id()`` returns), its dice are drawn
+on its side of the picture, and its name carries what it does now: ``on roll`` (the cube
+question or the checker play), ``to take`` (a double or a beaver to answer). When the game
+is over the winner is named: ``wins N (outcome)``.
+
+The picture itself stays drawn from player_0's side (:mod:`bg_env.envs.render`), so the
+frames of a game do not flip as the turn passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.game import Game, Phase
+from ..core.position import Position
+from .context import standard_view
+
+__all__ = ["Frame", "game_frame"]
+
+AGENTS = ("player_0", "player_1")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The labels a view of a game draws (see the module docstring)."""
+
+    side: int
+    """The side to act (0 = player_0), or the winner once the game is over."""
+    status: str
+    """What that side does now: ``"on roll"``, ``"to take"``, ``"wins 2 (gammon)"``."""
+    board: Position
+    """The board from :attr:`side`'s side, in standard numbering (what is drawn)."""
+    position_id: str
+    """GNU Backgammon Position ID of the board from :attr:`side`'s side."""
+    dice: tuple[int, ...] | None
+    """The roll :attr:`side` is playing (``None`` outside checker play)."""
+    cube_value: int
+    cube_owner: int | None
+    """``None`` for a centred cube, 0 when :attr:`side` owns it, 1 when the other does."""
+    names: tuple[str, str] = AGENTS
+
+    @property
+    def name(self) -> str:
+        """The name of :attr:`side`."""
+        return self.names[self.side]
+
+    @property
+    def text_status(self) -> str:
+        """The text board's word for :attr:`side`: ``on roll``, ``to take``, ``winner``."""
+        return "winner" if self.status.startswith("wins") else self.status
+
+    def line(self) -> str:
+        """The text board's line naming the side: ``player_1 (X) on roll``."""
+        return f" {self.name} (X) {self.status}"
+
+    def image(self, **kwargs) -> np.ndarray:
+        """The picture (:func:`~bg_env.envs.render.render_rgb`; ``kwargs``: its
+        ``colours``, ``title``, ``width``, ``height``)."""
+        from .render import render_rgb
+
+        return render_rgb(self.board, dice=self.dice, cube_value=self.cube_value,
+                          cube_owner=self.cube_owner, flip=self.side == 1, names=self.names,
+                          status=self.status, position_id=self.position_id, **kwargs)
+
+    def png(self, **kwargs) -> bytes:
+        """:meth:`image` as PNG bytes (a notebook's ``_repr_png_``)."""
+        from .render import png_bytes
+
+        return png_bytes(self.image(**kwargs))
+
+
+def _status(game: Game) -> str:
+    """What the side to act does now, or the result once the game is over."""
+    if game.phase == Phase.OVER:
+        r = game.result
+        return f"wins {r.points} ({r.outcome})" if r is not None else "game over"
+    if game.phase in (Phase.TAKE, Phase.BEAVER_TAKE):
+        return "to take"
+    return "on roll"
+
+
+def _position_id(pos: Position) -> str:
+    try:
+        return pos.position_id()
+    except Exception:  # a board no Position ID can hold
+        return ""
+
+
+def game_frame(game: Game, names: tuple[str, str] = AGENTS) -> Frame:
+    """The :class:`Frame` of ``game`` from the side to act (the winner once it is over)."""
+    over = game.phase == Phase.OVER and game.result is not None
+    side = game.result.winner if over else game.actor
+    board = game.position if side == game.turn else game.position.swap()
+    dice = tuple(game.dice) if game.phase == Phase.MOVE and side == game.turn else None
+    owner = None if game.cube_owner == -1 else int(game.cube_owner != side)
+    return Frame(side=side, status=_status(game), board=standard_view(board, game.variant),
+                 position_id=_position_id(board), dice=dice or None,
+                 cube_value=game.cube_value, cube_owner=owner, names=tuple(names))
