@@ -268,3 +268,186 @@ def test_pillow_is_imported_lazily():
     code = "import sys, bg_env.envs.render; print('PIL' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------------------- the side to act
+# A game is drawn from player_0's side, but the frame names the side to act: its name
+# carries the status, its dice sit on its side, and the Position ID is from its side.
+
+from xml.dom import minidom  # noqa: E402
+
+import gymnasium  # noqa: E402
+
+from bg_env import backgammon_plays_v0, backgammon_v0  # noqa: E402
+from bg_env.core.actions import DOUBLE, TAKE  # noqa: E402
+from bg_env.envs.frame import game_frame  # noqa: E402
+from bg_env.envs.play_env import BackgammonPlaysEnv  # noqa: E402
+from bg_env.envs.render import player_lines  # noqa: E402
+
+ASYMMETRIC = "sGfwATDgc/ABMA"  # after the opening 8/5 6/5: the two sides see different IDs
+
+
+def _seated(agent: str, render_mode: str, **config):
+    env = backgammon_v0.raw_env(render_mode=render_mode, **config)
+    env.reset(seed=0, options={"position_id": ASYMMETRIC, "agent": agent, "dice": (4, 2)})
+    return env
+
+
+def _text_right_edge(img: np.ndarray, top: bool) -> int:
+    """The rightmost pixel of text in the header (top) or footer line, left of the ID."""
+    g = board_geometry(img.shape[1], img.shape[0])
+    band = img[: int(g.y0)] if top else img[int(g.y1) + 1:]
+    band = band[:, : int(0.75 * img.shape[1])]
+    light = np.nonzero((band.astype(int).sum(axis=2) > 500).any(axis=0))[0]
+    return int(light.max())
+
+
+@pytest.mark.parametrize("agent, side", [("player_0", 0), ("player_1", 1)])
+def test_frame_names_the_side_to_act_from_either_seat(agent, side):
+    env = _seated(agent, "rgb_array")
+    frame = game_frame(env.game)
+    assert (frame.side, frame.name, frame.status) == (side, agent, "on roll")
+    assert frame.position_id == env.position_id() == ASYMMETRIC
+    assert frame.dice == (4, 2)
+    lines = player_lines(frame.board, flip=side == 1)
+    assert lines[side].startswith(agent) and lines[side].endswith("- on roll")
+    assert "on roll" not in lines[1 - side]
+    # the picture: the named line is the header for player_1, the footer for player_0
+    img = env.render()
+    assert img.shape == (DEFAULT_HEIGHT, DEFAULT_WIDTH, 3)
+    named_on_top = _text_right_edge(img, top=True) > _text_right_edge(img, top=False)
+    assert named_on_top == (side == 1)
+    # the dice: in the roller's colour, on the roller's half of the board
+    g = board_geometry()
+    colour = (WHITE, BLACK)[side]
+    x, y = g.dice_centre(side)
+    die = 0.95 * g.checker_d
+    left_die = (x - 0.65 * die - 0.3 * die / 2 + 0.1 * die, y - 0.35 * die)  # a corner, no pip
+    assert near(img, left_die, colour, tol=10)
+    other_x, _ = g.dice_centre(1 - side)
+    assert not near(img, (other_x - 0.65 * die - 0.15 * die + 0.1 * die, y - 0.35 * die), colour)
+    # the text board says the same: the side to act is X, with its Position ID
+    text = _seated(agent, "ansi").render()
+    assert f"Position ID: {ASYMMETRIC}" in text
+    assert f" {agent} (X) on roll" in text and "X (on roll)" in text and "dice: 4-2" in text
+
+
+def test_frame_and_text_name_the_taker_while_a_double_waits():
+    env = backgammon_v0.raw_env(render_mode="ansi", cube=True)
+    env.reset(seed=0, options={"position_id": ASYMMETRIC, "agent": "player_0"})
+    env.step(DOUBLE)
+    frame = game_frame(env.game)
+    assert (frame.name, frame.status, frame.dice) == ("player_1", "to take", None)
+    assert frame.position_id == env.position_id() == Position.from_position_id(ASYMMETRIC).swap().position_id()
+    text = env.render()
+    assert " player_1 (X) to take" in text and "X (to take)" in text
+    assert f"Position ID: {env.position_id()}" in text
+    assert player_lines(frame.board, flip=True, status=frame.status)[1].endswith("- to take")
+
+
+@pytest.mark.parametrize("agent", ["player_0", "player_1"])
+def test_owned_cube_is_drawn_on_its_owners_side_from_either_seat(agent):
+    env = backgammon_v0.raw_env(render_mode="rgb_array", cube=True)
+    env.reset(seed=0, options={"position_id": Position.start().position_id(), "agent": agent})
+    env.step(DOUBLE)
+    env.step(TAKE)  # the taker owns the cube; the doubler is on roll again
+    taker = 1 - int(agent[-1])
+    frame = game_frame(env.game)
+    assert frame.side == 1 - taker and frame.cube_owner == 1  # owned by the other side
+    g = board_geometry()
+    img = env.render()
+    for owner in (None, 0, 1):  # the cube face shows only at the owner's end
+        cx, cy = g.cube_centre(owner)
+        assert near(img, (cx - 0.35 * g.cube_size, cy), CUBE_RGB) == (owner == taker)
+
+
+def test_finished_game_names_the_winner():
+    env = backgammon_v0.raw_env(render_mode="ansi")
+    last = Position.from_layout({1: 1}, {6: 5, 5: 5, 4: 4}).position_id()  # x bears off
+    env.reset(seed=0, options={"position_id": last, "agent": "player_1", "dice": (2, 1)})
+    while not env.terminations["player_1"]:
+        env.step(env.legal_actions()[0])
+    frame = game_frame(env.game)
+    assert (frame.name, frame.status) == ("player_1", "wins 1 (single)")
+    assert " player_1 (X) wins 1 (single)" in env.render() and "X (winner)" in env.render()
+
+
+def test_text_and_picture_agree_on_who_is_who_through_a_game():
+    env = backgammon_v0.raw_env(render_mode="ansi", cube=True)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _ in range(150):
+        if env.terminations[env.agent_selection]:
+            break
+        frame = game_frame(env.game)
+        text = env.render()
+        assert frame.name == env.agent_selection
+        assert f" {frame.name} (X) {frame.status}" in text
+        assert f"Position ID: {env.position_id()}" in text and frame.position_id == env.position_id()
+        line = player_lines(frame.board, flip=frame.side == 1, status=frame.status)[frame.side]
+        assert line.startswith(frame.name) and line.endswith(f"- {frame.status}")
+        seen.add((frame.name, frame.status))
+        env.step(int(rng.choice(env.legal_actions())))
+    assert {("player_0", "on roll"), ("player_1", "on roll")} <= seen
+
+
+# ---------------------------------------------------------------------------- notebooks
+
+
+def test_position_svg_draws_the_checkers_where_they_stand():
+    from bg_env.core import svg
+
+    pos = Position.from_layout({6: 7, 25: 1}, {6: 2})  # x: 7 on his 6, 1 on the bar; o: 2 on his 6
+    doc = minidom.parseString(pos._repr_svg_())
+    circles = [(float(c.getAttribute("cx")), float(c.getAttribute("cy")), c.getAttribute("fill"))
+               for c in doc.getElementsByTagName("circle")]
+    white = [c for c in circles if c[2] == svg._WHITE]
+    black = [c for c in circles if c[2] == svg._BLACK]
+    assert len(white) == 5 + 1 and len(black) == 2  # a stack of 7 shows 5 discs and "7"
+    x6 = svg._point_x(6)
+    assert sum(1 for x, y, _ in white if x == x6 and y > 125) == 5  # bottom right: x's 6
+    x19 = svg._point_x(19)  # o's 6-point is x's 19: top right
+    assert all(x == x19 and y < 125 for x, y, _ in black)
+    texts = [t.firstChild.data for t in doc.getElementsByTagName("text")]
+    assert "7" in texts and any(pos.position_id() in t for t in texts)
+
+
+def _png_array(data: bytes) -> np.ndarray:
+    import io
+
+    from PIL import Image
+
+    assert data.startswith(b"\x89PNG")
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+def test_envs_display_the_game_in_a_notebook():
+    raw = _seated("player_1", None)
+    expected = game_frame(raw.game).image()
+    assert np.array_equal(_png_array(raw._repr_png_()), expected)
+    wrapped = backgammon_v0.env()
+    wrapped.reset(seed=1)
+    assert _png_array(wrapped._repr_png_()).shape == expected.shape
+    genv = gymnasium.make("bg_env/Backgammon-v0").unwrapped
+    genv.reset(seed=1)
+    assert np.array_equal(_png_array(genv._repr_png_()), game_frame(genv.game_env.game).image())
+    plays = BackgammonPlaysEnv()
+    plays.reset(seed=1)
+    assert np.array_equal(_png_array(plays._repr_png_()), game_frame(plays.game).image())
+    aec = backgammon_plays_v0.raw_env()
+    aec.reset(seed=1)
+    assert np.array_equal(_png_array(aec._repr_png_()), game_frame(aec.game).image())
+
+
+def test_play_level_views_render_rgb_array_from_the_side_to_act():
+    env = BackgammonPlaysEnv(render_mode="rgb_array", learner="player_1")
+    env.reset(seed=3)
+    assert env.game.actor == 1
+    img = env.render()
+    assert img.shape == (DEFAULT_HEIGHT, DEFAULT_WIDTH, 3)
+    assert np.array_equal(img, game_frame(env.game).image())
+    assert _text_right_edge(img, top=True) > _text_right_edge(img, top=False)  # player_1 named
+    aec = backgammon_plays_v0.raw_env(render_mode="rgb_array")
+    aec.reset(seed=3)
+    assert aec.render().shape == (DEFAULT_HEIGHT, DEFAULT_WIDTH, 3)
