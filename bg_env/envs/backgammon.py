@@ -472,7 +472,9 @@ class raw_env(AECEnv):
         """Start a game.
 
         Args:
-            seed: seeds the environment's generator (one seed, one game).
+            seed: seeds the environment's generator (one seed, one game) and the agents'
+                action spaces (``seed + i`` for agent i), so that
+                ``action_space(agent).sample(mask)`` repeats too.
             options: optional ``position_id`` (board from the side of the agent to act),
                 ``match_id`` (GNU Backgammon Match ID: cube, player on roll, dice),
                 ``dice`` (``(a, b)``: the first turn's roll), ``agent`` (the agent on
@@ -481,6 +483,8 @@ class raw_env(AECEnv):
         """
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
+            for i, agent in enumerate(self.possible_agents):  # action_space(a).sample(mask)
+                self.action_spaces[agent].seed(seed + i)
         options = options or {}
         self.agents = self.possible_agents[:]
         if self._engine is not None and not any(k in options for k in _START_OPTIONS):

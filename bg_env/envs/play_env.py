@@ -465,4 +465,5 @@ class BackgammonPlaysEnv(gym.Env):
 def register() -> None:
     """Register :data:`ENV_ID` with Gymnasium (idempotent)."""
     if ENV_ID not in gym.registry:
-        gym.register(ENV_ID, entry_point="bg_env.envs.play_env:BackgammonPlaysEnv")
+        gym.register(ENV_ID, entry_point="bg_env.envs.play_env:BackgammonPlaysEnv",
+                     vector_entry_point="bg_env.envs.gym_vector:make_plays_vector_env")

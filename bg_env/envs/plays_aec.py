@@ -226,7 +226,9 @@ class raw_env(AECEnv):
         """Start a game.
 
         Args:
-            seed: seeds the environment's generator (one seed, one game).
+            seed: seeds the environment's generator (one seed, one game) and the agents'
+                action spaces (``seed + i`` for agent i), so that
+                ``action_space(agent).sample(mask)`` repeats too.
             options: optional ``position_id`` (the board from the side of the agent on
                 roll), ``dice`` (``(a, b)``, that agent's roll; needs ``position_id``)
                 and ``agent`` (the agent on roll, ``player_0`` by default). Other keys
@@ -234,6 +236,8 @@ class raw_env(AECEnv):
         """
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
+            for i, agent in enumerate(self.possible_agents):  # action_space(a).sample(mask)
+                self.action_spaces[agent].seed(seed + i)
         options = options or {}
         self.agents = self.possible_agents[:]
         self.game = Game(self.config.game_rules)

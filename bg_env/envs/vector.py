@@ -55,15 +55,14 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
 from ..core import batch
 from ..core.actions import N_ACTIONS
-from ..core.game import PURE_PYTHON, IllegalActionError
+from ..core.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
-from .observation import encode_games, observation_space
+from .kernel_batch import AGENTS, KernelBatch
 
 __all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "bench_vec_env"]
 
 VIEWS = ("moves", "plays")
-_AGENTS = ("player_0", "player_1")
 
 
 def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
@@ -119,7 +118,8 @@ class GymVecEnv(DummyVecEnv):
 
 
 class BackgammonVecEnv(VecEnv):
-    """Games against the built-in random opponent, all stepped by one kernel call.
+    """Games against the built-in random opponent, all stepped by one kernel call
+    (Stable-Baselines3's ``VecEnv`` over :class:`~bg_env.envs.kernel_batch.KernelBatch`).
 
     Args:
         num_envs: how many games.
@@ -133,31 +133,32 @@ class BackgammonVecEnv(VecEnv):
 
     def __init__(self, num_envs: int, learner: str | None = None, illegal_action: str = "lose",
                  illegal_reward: float = -1.0, **config):
-        if learner not in (None,) + _AGENTS:
-            raise ValueError(f"learner={learner!r}: expected None, 'player_0' or 'player_1'")
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
-        self.config = EnvConfig.from_kwargs(**config)
-        if not self.config.batch_kernels_apply:
-            raise ValueError(
-                "BackgammonVecEnv plays standard money games without the context block; "
-                "use make_vec_env for variants, matches or context=True")
-        if self.config.render_mode is not None:
-            raise ValueError("render_mode: the fast vector env does not render; use GymVecEnv")
+        self.batch = KernelBatch(num_envs, learner=learner, illegal_action=illegal_action,
+                                 illegal_reward=illegal_reward, **config)
         self.render_mode = None
-        self.games = batch.Games(num_envs, self.config.rules())
-        self._learner = -1 if learner is None else _AGENTS.index(learner)
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self._max_turns = self.config.max_turns or 0
-        self._value = self.config.reward == "points"
-        space = observation_space(self.config.observation)
-        self.sides = np.zeros(num_envs, dtype=np.int64)
+        super().__init__(num_envs, self.batch.observation_space, spaces.Discrete(N_ACTIONS))
+
+    @property
+    def config(self) -> EnvConfig:
+        return self.batch.config
+
+    @property
+    def games(self) -> batch.Games:
+        """The games' arrays (:class:`bg_env.core.batch.Games`)."""
+        return self.batch.games
+
+    @property
+    def sides(self) -> np.ndarray:
         """The learner's side (0 = ``player_0``) in each game."""
-        self._obs = np.zeros((num_envs,) + space.shape, dtype=space.dtype)
-        self._status = np.zeros(num_envs, dtype=np.int64)
-        self._actions = np.zeros(num_envs, dtype=np.int64)
-        super().__init__(num_envs, space, spaces.Discrete(N_ACTIONS))
+        return self.batch.sides
+
+    @property
+    def illegal_action(self) -> str:
+        return self.batch.illegal_action
+
+    @property
+    def illegal_reward(self) -> float:
+        return self.batch.illegal_reward
 
     # ----------------------------------------------------------------- VecEnv API
     def reset(self) -> np.ndarray:
@@ -167,69 +168,22 @@ class BackgammonVecEnv(VecEnv):
                 "env; use make_vec_env with another opponent, or GymVecEnv"
             )
         if any(s is not None for s in self._seeds):
-            self.games.seed(self._seeds)
+            self.batch.seed(self._seeds)
         self._reset_seeds()
         self._reset_options()
-        self._start(np.ones(self.num_envs, dtype=bool))
+        obs = self.batch.reset()
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self._observe()
+        return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+        self._actions = actions
 
     def step_wait(self):
-        g, actions = self.games, self._actions
-        if self.illegal_action == "raise":
-            legal = (actions >= 0) & (actions < N_ACTIONS)
-            legal[legal] = g.mask[np.flatnonzero(legal), actions[legal]]
-            if not legal.all():
-                i = int(np.flatnonzero(~legal)[0])
-                raise IllegalActionError(
-                    f"env {i}: action {actions[i]} is not legal; legal: "
-                    f"{np.flatnonzero(g.mask[i]).tolist()}"
-                )
-        batch.step_against_random(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, self.sides,
-                                  actions, self._max_turns, self._status)
-        rewards = np.zeros(self.num_envs, dtype=np.float32)
-        dones = self._status != 0
-        infos: list[dict] = [{} for _ in range(self.num_envs)]
-        if dones.any():
-            self._finish_episodes(dones, rewards, infos)
-        return self._observe(), rewards, dones, infos
-
-    def _finish_episodes(self, dones: np.ndarray, rewards: np.ndarray, infos: list[dict]) -> None:
-        """Rewards and infos of the finished games, then new games in their place."""
-        terminal = self._observe()
-        state = self.games.state
-        for i in np.flatnonzero(dones).tolist():
-            status = self._status[i]
-            info = infos[i]
-            info["terminal_observation"] = terminal[i]
-            info["TimeLimit.truncated"] = bool(status == 2)
-            if status == 1:
-                points = int(state[i, batch.POINTS])
-                winner = int(state[i, batch.WINNER])
-                value = points if self._value else 1
-                rewards[i] = value if winner == self.sides[i] else -value
-                info.update(outcome=batch.OUTCOMES[state[i, batch.OUTCOME]], points=points,
-                            cube_value=int(state[i, batch.CUBE_VALUE]), winner=_AGENTS[winner])
-            elif status == 3:
-                rewards[i] = self.illegal_reward
-                info["illegal_action"] = int(self._actions[i])
-        self._start(dones)
-
-    def _start(self, which: np.ndarray) -> None:
-        g = self.games
-        batch.start_episodes(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, which, self.sides,
-                             self._learner, self._max_turns)
-
-    def _observe(self) -> np.ndarray:
-        encode_games(self.games, self.sides, self.config.observation, self._obs)
-        return self._obs.copy()
+        return self.batch.step(self._actions)
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, N_ACTIONS)`` bool: the legal actions of each game's learner."""
-        return self.games.mask.copy()
+        return self.batch.action_masks()
 
     def close(self) -> None:
         pass
@@ -249,7 +203,7 @@ class BackgammonVecEnv(VecEnv):
         if attr_name == "action_masks":
             return [lambda i=i: self.games.mask[i].copy() for i in idx]
         if attr_name == "learner":
-            return [_AGENTS[self.sides[i]] for i in idx]
+            return [AGENTS[self.sides[i]] for i in idx]
         value = getattr(self, attr_name)
         return [value for _ in idx]
 
