@@ -92,7 +92,7 @@ class EnvConfig:
     ``max_cube``, ``gammons``, ``cube_progression``), passed flat to :meth:`from_kwargs`,
     and the fields below."""
 
-    game_rules: Rules = field(default_factory=lambda: Rules(cube=False))
+    game_rules: Rules = field(default_factory=lambda: Rules(cube=CUBE_DEFAULT))
     """The rule options (see :class:`~bg_env.core.game.Rules`). The cube is off unless
     ``cube=True`` (:data:`CUBE_DEFAULT`)."""
     reward: str = "points"
