@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from bg_env.envs.opponents import register_opponent
+
 from .base import Agent, FirstLegalAgent, PlayAgent, RandomAgent
 
 __all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent", "load_agent", "MODELS_DIR", "SPECS"]
@@ -75,3 +77,14 @@ def load_agent(spec):
 
         return GnubgAgent(plies=int(arg) if arg else 0)
     raise ValueError(f"unknown agent spec {spec!r}; known: {sorted(SPECS)} (see agents.SPECS)")
+
+
+def _register_opponents() -> None:
+    """Fill bg_env's opponent registry (``opponent="pubeval"`` in the envs) with
+    :func:`load_agent` for every kind in :data:`SPECS`; installed packages also declare
+    them as ``bg_env.opponents`` entry points (``pyproject.toml``)."""
+    for kind in SPECS:
+        register_opponent(kind, load_agent)
+
+
+_register_opponents()

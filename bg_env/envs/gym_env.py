@@ -29,7 +29,8 @@ Illegal actions:
 Arguments:
     opponent: an agent object with ``act(env) -> int``, a callable ``f(env) -> int``, or
         a spec string; ``"random"`` (uniform over the legal actions) is built in, other
-        specs (``"pubeval"``, ``"td"``, ...) are resolved through ``agents.load_agent``.
+        specs (``"pubeval"``, ``"td"``, ...) are looked up in the opponent registry
+        (:mod:`bg_env.envs.opponents`), which the agents package fills.
     learner: ``None`` (random colour per episode), ``"player_0"`` or ``"player_1"``.
     illegal_action: ``"lose"`` (default) or ``"raise"``.
     illegal_reward: the learner's reward for an illegal action under ``"lose"``.
@@ -46,6 +47,7 @@ import numpy as np
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from .backgammon import raw_env
+from .opponents import make_opponent
 
 __all__ = ["BackgammonEnv", "RandomPolicy", "resolve_opponent"]
 
@@ -58,29 +60,12 @@ class RandomPolicy:
         return int(legal[env.np_random.integers(len(legal))])
 
 
-def load_agent_spec(spec: str):
-    """``agents.load_agent(spec)``; the agents package sits above bg_env, so a spec other
-    than ``"random"`` needs it installed.
-
-    Raises:
-        ValueError: the agents package is missing (the message names the spec).
-    """
-    try:
-        from agents import load_agent
-    except ImportError as exc:  # pragma: no cover
-        raise ValueError(
-            f"opponent={spec!r}: only 'random' is built in; install the agents package "
-            "for other specs"
-        ) from exc
-    return load_agent(spec)
-
-
 def resolve_opponent(opponent: Any) -> Callable[[raw_env], int]:
     """Turn an agent, a callable or a spec string into ``f(env) -> action``."""
     if opponent is None or opponent == "random":
         return RandomPolicy().act
     if isinstance(opponent, str):
-        return load_agent_spec(opponent).act
+        return make_opponent(opponent).act
     if hasattr(opponent, "act"):
         return opponent.act
     if callable(opponent):

@@ -69,9 +69,9 @@ Episode End:
     would never get a choice is replaced by a new one at ``reset`` (vanishingly rare).
 
 Arguments:
-    opponent: ``"random"`` (uniform over the legal plays, from the env's generator), an
-        ``agents.load_agent`` spec such as ``"pubeval"`` or ``"td:PATH"`` (imported
-        lazily), an object with ``choose_play(plays, env) -> Play``, or a callable
+    opponent: ``"random"`` (uniform over the legal plays, from the env's generator), a
+        spec such as ``"pubeval"`` or ``"td:PATH"`` (looked up in the opponent registry,
+        :mod:`bg_env.envs.opponents`), an object with ``choose_play(plays, env) -> Play``, or a callable
         ``f(plays, env)`` returning a ``Play`` or an index into ``plays``. It can be
         swapped between episodes with :meth:`set_opponent`.
     max_candidates: K, the number of candidate rows (default 64).
@@ -102,6 +102,7 @@ import numpy as np
 from ..core.game import Game, IllegalActionError, Phase, Rules
 from ..core.moves import Play
 from ..core.position import Position, render_text
+from .opponents import make_opponent
 
 __all__ = [
     "BackgammonPlaysEnv",
@@ -270,15 +271,13 @@ def resolve_play_opponent(opponent: Any):
     if opponent is None or opponent == "random":
         return _RandomOpponent().choose_play
     if isinstance(opponent, str):
-        from .gym_env import load_agent_spec
-
-        opponent = load_agent_spec(opponent)
+        opponent = make_opponent(opponent)
     if hasattr(opponent, "choose_play"):
         return opponent.choose_play
     if callable(opponent):
         return opponent
     raise ValueError(
-        f"opponent={opponent!r}: expected 'random', an agents spec, an object with "
+        f"opponent={opponent!r}: expected 'random', an opponent spec, an object with "
         "choose_play(plays, env) or a callable f(plays, env)"
     )
 

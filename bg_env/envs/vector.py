@@ -72,7 +72,8 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
     Args:
         num_envs: how many games.
         opponent: ``"random"`` (the fast path), or anything the Gymnasium env takes: an
-            agent, a callable, a spec string for ``agents.load_agent``.
+            agent, a callable, a spec string of the opponent registry
+            (:mod:`bg_env.envs.opponents`).
         view: ``"moves"`` (one checker move a step, :mod:`bg_env.envs.gym_env`) or
             ``"plays"`` (one whole play a step, :mod:`bg_env.envs.play_env`).
         seed: game ``i`` is seeded with ``seed + i`` at the first ``reset()``.

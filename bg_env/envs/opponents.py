@@ -1,0 +1,87 @@
+"""Opponents by name: the registry behind ``opponent="pubeval"`` in the single-agent envs.
+
+The envs take opponents as objects (``act(env)`` or ``choose_play(plays, env)``) or
+callables. A spec string such as ``"pubeval"`` or ``"td:PATH"`` is looked up here by its
+kind (the part before ``:``): the env layer knows no agent itself and never imports the
+package that defines them. Packages fill the registry in one of two ways:
+
+* in code, ``register_opponent("pubeval", factory)``, where ``factory(spec) -> agent``
+  receives the whole spec string (``"td:PATH"``);
+* declared in their ``pyproject.toml``, loaded the first time a kind is asked for::
+
+      [project.entry-points."bg_env.opponents"]
+      pubeval = "agents:load_agent"
+
+  so that ``gymnasium.make("bg_env/Backgammon-v0", opponent="pubeval")`` works in an
+  installed environment without importing the agents package first.
+
+Plain ``"random"`` never reaches the registry: each env has its own built-in random
+opponent drawing from the env's generator (``"random:SEED"`` does reach it).
+
+>>> register_opponent("always-first", lambda spec: (lambda env: 0))
+>>> make_opponent("always-first")(None)
+0
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+from typing import Any, Callable
+
+__all__ = ["ENTRY_POINT_GROUP", "register_opponent", "make_opponent", "known_opponents"]
+
+ENTRY_POINT_GROUP = "bg_env.opponents"
+"""The entry-point group whose names are opponent kinds and whose objects are factories."""
+
+_FACTORIES: dict[str, Callable[[str], Any]] = {}
+
+
+def register_opponent(kind: str, factory: Callable[[str], Any]) -> None:
+    """Make ``factory(spec)`` build the opponent for specs ``kind`` and ``kind:ARG``.
+
+    Raises:
+        ValueError: ``kind`` is empty or holds ``:``, or ``factory`` is not callable.
+    """
+    if not isinstance(kind, str) or not kind or ":" in kind:
+        raise ValueError(f"opponent kind {kind!r}: expected a non-empty name without ':'")
+    if not callable(factory):
+        raise ValueError(f"opponent kind {kind!r}: factory {factory!r} is not callable")
+    _FACTORIES[kind] = factory
+
+
+def _entry_point(kind: str):
+    """The entry point of ``kind`` in :data:`ENTRY_POINT_GROUP`, or ``None``."""
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == kind:
+            return ep
+    return None
+
+
+def known_opponents() -> list[str]:
+    """The kinds registered in code or declared by installed packages."""
+    declared = {ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return sorted(set(_FACTORIES) | declared)
+
+
+def make_opponent(spec: str) -> Any:
+    """The opponent named by ``spec`` (``"pubeval"``, ``"td:PATH"``, ...): its factory's
+    result, the factory found in the registry or else among the installed entry points.
+
+    Raises:
+        ValueError: ``spec`` is not a string, or no package provides its kind (the message
+            names the spec and the known kinds).
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"opponent spec {spec!r}: expected a string such as 'pubeval'")
+    kind = spec.partition(":")[0]
+    factory = _FACTORIES.get(kind)
+    if factory is None:
+        ep = _entry_point(kind)
+        if ep is None:
+            raise ValueError(
+                f"opponent={spec!r}: unknown kind {kind!r}; known: "
+                f"{sorted(set(known_opponents()) | {'random'})} (install a package that declares it in "
+                f"the {ENTRY_POINT_GROUP!r} entry points, or call register_opponent)")
+        factory = ep.load()
+        register_opponent(kind, factory)
+    return factory(spec)
