@@ -6,6 +6,7 @@ Examples::
     bg-env train ppo --set total_steps=200000 # a shipped config by name, from any folder
     bg-env train td --resume                  # continue an interrupted run
     bg-env train my_run.yaml --set lr=0.0005 --set games=5000
+    bg-env train ppo --workers 4 --set device=auto  # 4 processes play; GPU if any
     bg-env eval td pubeval --games 1000 --json results.json
     bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
     bg-env eval random pubeval --rules nackgammon  # agents/configs/variants/nackgammon.yaml
@@ -63,6 +64,8 @@ def cmd_train(args) -> int:
 
     path = find_config(args.config or DEFAULT_CONFIG)
     overrides = parse_overrides(_overrides(args.set))
+    if args.workers is not None:
+        overrides["workers"] = args.workers
     with open(path) as fh:
         algo = (yaml.safe_load(fh) or {}).get("algo", "td")
     algo = overrides.get("algo", algo)
@@ -73,7 +76,7 @@ def cmd_train(args) -> int:
         with _logs_above_progress_bar(not args.quiet):
             final = train_td(cfg, resume=args.resume, progress=not args.quiet)
     elif algo == "ppo":
-        from .ppo import PPOConfig, train_ppo
+        from .train_ppo import PPOConfig, train_ppo
 
         cfg = load_config(PPOConfig, path, overrides)
         with _logs_above_progress_bar(not args.quiet):
@@ -152,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="override config values (repeatable)")
     t.add_argument("--resume", action="store_true", help="continue from the run folder's checkpoint")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.add_argument("--workers", type=_positive_int, metavar="N",
+                   help="processes playing the training games (the config's 'workers' key)")
     t.set_defaults(func=cmd_train)
 
     e = sub.add_parser("eval", help="play agent A against agent B")

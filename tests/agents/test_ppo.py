@@ -13,11 +13,13 @@ pytest.importorskip("sb3_contrib")
 from agents import load_agent  # noqa: E402
 from agents.config import ConfigError, load_config  # noqa: E402
 from agents.evaluate import evaluate  # noqa: E402
-from agents.ppo import (  # noqa: E402
-    CandidatePolicy,
+from agents.ppo import PPOAgent, load_actor  # noqa: E402
+from agents.ppo_policy import CandidatePolicy  # noqa: E402
+from agents.train_ppo import (  # noqa: E402
     OpponentPool,
-    PPOAgent,
     PPOConfig,
+    actor_weights,
+    read_checkpoint,
     train_ppo,
 )
 from bg_env.core.position import Position  # noqa: E402
@@ -101,12 +103,12 @@ def test_load_missing_file_names_the_path(tmp_path):
 
 
 def test_pool_draws_by_weight(model):
-    pool = OpponentPool({"self": 1.0, "random": 1.0}, pool_size=2, seed=0)
+    pool = OpponentPool({"self": 1.0, "random": 1.0}, pool_size=2, seed=0, hidden=[16])
     with pytest.raises(RuntimeError, match="snapshot"):
         while True:  # "self" before any snapshot
             pool.sample()
     for _ in range(3):
-        pool.add(model)
+        pool.add(actor_weights(model))
     assert len(pool.snapshots) == 2
     kinds = [type(pool.sample()).__name__ for _ in range(200)]  # "random" is a str
     assert 60 < kinds.count("PPOAgent") < 140
@@ -161,8 +163,9 @@ def test_tiny_run_saves_loads_resumes(tmp_path):
     cfg = tiny(tmp_path / "run")
     final = train_ppo(cfg, progress=False)
     assert final["steps"] == 256 and final["random"]["games"] == 4
-    for name in ("model.zip", "checkpoint.zip", "checkpoint.pt", "report.md", "history.json"):
+    for name in ("model.zip", "checkpoint.zip", "report.md", "history.json"):
         assert os.path.exists(os.path.join(cfg.run_dir, name)), name
+    assert not os.path.exists(os.path.join(cfg.run_dir, "checkpoint.pt"))  # one file
     agent = PPOAgent.load(os.path.join(cfg.run_dir, "model.zip"))
     stats = evaluate(agent, load_agent("random:1"), games=4, seed=5)  # plays legal plays
     assert stats.games == 4
@@ -172,7 +175,7 @@ def test_tiny_run_saves_loads_resumes(tmp_path):
     cfg.total_steps = 512
     final = train_ppo(cfg, resume=True, progress=False)
     assert final["steps"] == 512
-    blob = torch.load(os.path.join(cfg.run_dir, "checkpoint.pt"), weights_only=False)
+    blob = read_checkpoint(cfg.run_dir)
     assert blob["steps"] == 512 and [h["steps"] for h in blob["history"]] == [256, 512]
     with pytest.raises(FileNotFoundError, match="checkpoint"):
         train_ppo(tiny(tmp_path / "empty"), resume=True, progress=False)
