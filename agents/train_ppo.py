@@ -92,12 +92,13 @@ class OpponentPool:
         self.fixed = {k: k if k == "random" else load_agent(k) for k in self.names if k != "self"}
         self.snapshots: list[PPOAgent] = []
         self.pool_size = pool_size
-        self.layout = (list(hidden), activation)
+        with torch.random.fork_rng(devices=[]):  # the same draws in any process
+            self.template = build_actor(list(hidden), activation)
         self.rng = np.random.default_rng(seed)
 
     def add(self, weights: dict) -> None:
         """Freeze a snapshot with the actor's ``weights`` (see :func:`actor_weights`)."""
-        agent = PPOAgent(build_actor(*self.layout))
+        agent = PPOAgent(self.template)  # a copy
         agent.actor.load_state_dict(weights)
         self.snapshots.append(agent)
         del self.snapshots[: -self.pool_size]

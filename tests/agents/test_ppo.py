@@ -191,3 +191,93 @@ def test_same_seed_same_run(tmp_path):
 
     a, b = weights("a"), weights("b")
     assert all(torch.equal(x, y) for x, y in zip(a, b))
+
+
+# ------------------------------------------------------------------ loading, checkpoints, workers
+def test_loading_needs_no_training_stack():
+    """``load_agent("ppo")`` in a fresh process imports neither SB3 nor sb3-contrib."""
+    import subprocess
+    import sys
+
+    code = ("import sys, agents; agents.load_agent('ppo'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('stable_baselines3', 'sb3_contrib')))")
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_loaded_actor_is_the_trained_one(model, tmp_path):
+    path = str(tmp_path / "m.zip")
+    model.save(path)
+    actor = load_actor(path)
+    trained = model.policy.mlp_extractor.actor.state_dict()
+    assert all(torch.equal(v, trained[k]) for k, v in actor.state_dict().items())
+    (tmp_path / "bad.zip").write_text("not a zip")
+    with pytest.raises(ValueError, match="bad.zip"):
+        PPOAgent.load(str(tmp_path / "bad.zip"))
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    ({"device": "gpu"}, "device"), ({"workers": 0}, "workers"),
+    ({"workers": 17, "n_envs": 16}, "workers"),
+])
+def test_bad_machine_settings_are_named(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        PPOConfig(**kwargs)
+
+
+def test_device_setting():
+    from agents.device import resolve_device
+
+    assert resolve_device("cpu") == "cpu"
+    assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="cuda"):
+            resolve_device("cuda")
+
+
+@pytest.mark.slow
+def test_a_failed_checkpoint_leaves_the_old_one_whole(tmp_path, monkeypatch):
+    import agents.train_ppo as train_module
+
+    cfg = tiny(tmp_path / "run", total_steps=128, checkpoint_every=10_000)
+    train_ppo(cfg, progress=False)
+    path = os.path.join(cfg.run_dir, "checkpoint.zip")
+    before = open(path, "rb").read()
+
+    def killed(fd):  # the process dies after writing the new file, before the rename
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_module.os, "fsync", killed)
+    cfg.total_steps = 256
+    with pytest.raises(KeyboardInterrupt):
+        train_ppo(cfg, resume=True, progress=False)
+    assert open(path, "rb").read() == before
+    assert read_checkpoint(cfg.run_dir)["steps"] == 128
+
+
+@pytest.mark.slow
+def test_two_workers_train_the_same_as_one(tmp_path):
+    """``bg-env train --workers 2``: the games run in two processes, and the run is the
+    same as in one (same seeds, same weights)."""
+    from agents.cli import main
+
+    def weights(name, workers):
+        run = tmp_path / name
+        sets = ["run_dir=" + str(run), "total_steps=128", "n_envs=4", "n_steps=32",
+                "batch_size=64", "n_epochs=2", "hidden=[16]", "snapshot_every=64",
+                "checkpoint_every=10000", "eval_every=0", "final_eval_games=2",
+                "eval_opponents=[random]", "seed=3",
+                "opponents={self: 0.5, pubeval: 0.25, random: 0.25}"]
+        assert main(["train", CONFIG, "--workers", str(workers), "--quiet", "--set"] + sets) == 0
+        games = read_checkpoint(str(run))["games"]
+        agent = PPOAgent.load(str(run / "model.zip"))
+        return games, [p.detach().clone() for p in agent.actor.parameters()]
+
+    games1, one = weights("one", 1)
+    games2, two = weights("two", 2)
+    assert games1 == games2 > 0
+    assert all(torch.equal(x, y) for x, y in zip(one, two))
