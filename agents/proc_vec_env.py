@@ -136,8 +136,14 @@ class ProcessVecEnv(VecEnv):
         return value
 
     def _gather(self, remotes) -> list:
-        """The workers' answers, in env order."""
-        return [item for remote in remotes for item in self._receive(remote)]
+        """The workers' answers, in env order; a worker's error is raised here once every
+        asked worker has answered (so the pipes stay in step)."""
+        answers = [remote.recv() for remote in remotes]
+        self.waiting = False
+        for ok, value in answers:
+            if not ok:
+                raise value
+        return [item for _, value in answers for item in value]
 
     def step_async(self, actions: np.ndarray) -> None:
         for remote, part in zip(self.remotes, self.slices):
@@ -146,7 +152,6 @@ class ProcessVecEnv(VecEnv):
 
     def step_wait(self):
         results = self._gather(self.remotes)
-        self.waiting = False
         obs, rewards, dones, infos, self.reset_infos = zip(*results)
         self.reset_infos = list(self.reset_infos)
         return (np.stack(obs), np.array(rewards, dtype=np.float32),
@@ -186,13 +191,18 @@ class ProcessVecEnv(VecEnv):
         return self._ask("is_wrapped", None, indices, wrapper_class)
 
     def close(self) -> None:
+        """Stop the workers (also after one died, e.g. on Ctrl-C)."""
         if self.closed:
             return
-        if self.waiting:
-            for remote in self.remotes:
-                remote.recv()
-        for remote in self.remotes:
-            remote.send(("close", None))
-        for proc in self.processes:
-            proc.join()
         self.closed = True
+        for remote in self.remotes:
+            try:
+                if self.waiting:
+                    remote.recv()
+                remote.send(("close", None))
+            except (EOFError, OSError):  # that worker is gone already
+                pass
+        for proc in self.processes:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.terminate()

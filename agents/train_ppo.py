@@ -440,6 +440,7 @@ def _train(model, cfg: PPOConfig, history: list, state: dict, resume: bool,
         logs = os.path.join(logs, f"resumed_at_{model.num_timesteps}")
     model.set_logger(_logger(logs))
     remaining = max(cfg.total_steps - model.num_timesteps, 0)
+    state["t0"] = time.time()  # wall time counts from here: not the workers' start-up
     if remaining:
         model.learn(remaining, callback=_TrainCallback(cfg, history, state),
                     reset_num_timesteps=False, progress_bar=progress)

@@ -1,17 +1,33 @@
 """Training the TD-Gammon baseline by self-play (``bg-env train td``: ``agents/configs/td.yaml``).
 
-Reads top to bottom: settings, self-play of one game, the lambda-return targets, the
-training loop with progress bar, periodic evaluation (report + learning curve),
-atomic checkpoints and ``--resume``. The method is described in :mod:`agents.td`.
+Reads top to bottom: settings, self-play of one game, the lambda-return targets, where
+the games come from (this process, or worker processes), the training loop with progress
+bar, periodic evaluation (report + learning curve), atomic checkpoints and ``--resume``. The method is described in :mod:`agents.td`.
+
+Workers (``workers: N``, ``bg-env train configs/td.yaml --workers N``): N processes play
+the self-play games, each with a copy of the learner's current weights, and send their
+afterstates and lambda-targets to the one learner. They play in rounds of
+``N * batch_games`` games, all with the weights at the start of the round, so the learner
+makes N updates per round, the later ones on targets up to N - 1 updates old. Game
+number ``g`` rolls its dice from ``default_rng([seed, g])``, so a run with workers is the
+same run again with the same seed and N, and ``--resume`` from a checkpoint taken at the
+end of a round continues it exactly (``checkpoint_every`` a multiple of the round). With one
+worker the games come from one generator in the learner's process, as before.
+
+Device (``device``): the learner's network and its updates live there; self-play and
+evaluation always use a CPU copy, refreshed after each update.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import multiprocessing as mp
 import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from typing import Iterator
 
 import numpy as np
 import torch
@@ -19,13 +35,14 @@ import torch
 from bg_env.core.game import Game, Phase, Rules
 
 from .config import require_at_least
+from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
 from .td import (
     TDAgent, TDNet, flip_outputs, plays_features, numpy_equity, save_net, terminal_target,
 )
 
-__all__ = ["TDConfig", "train_td", "self_play_game"]
+__all__ = ["TDConfig", "train_td", "self_play_game", "game_stream", "worker_pool"]
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +82,11 @@ class TDConfig:
     final_eval_games: int = 0
     """Games of the final evaluation (0 = eval_games)."""
     torch_threads: int = 1
-    """Threads torch may use (the machine has 2 cores)."""
+    """Threads torch may use in the learner's process (each worker uses one)."""
+    workers: int = 1
+    """Processes playing the self-play games (1: the learner's own; see the module doc)."""
+    device: str = "cpu"
+    """Where the network learns: ``cpu``, ``cuda`` or ``auto`` (cuda when available)."""
 
     def __post_init__(self) -> None:
         if self.eval_opponents is None:
@@ -81,6 +102,10 @@ class TDConfig:
         require_at_least(self, 1, "games", "hidden", "layers", "batch_games", "eval_games",
                          "checkpoint_every", "torch_threads")
         require_at_least(self, 0, "eval_every", "final_eval_games")
+        if self.workers < 1:
+            raise ValueError(f"workers={self.workers}: expected 1 or more")
+        if self.device not in DEVICES:
+            raise ValueError(f"device={self.device!r}: expected one of {list(DEVICES)}")
 
 
 def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
@@ -133,6 +158,74 @@ def lambda_targets(v: torch.Tensor, kind: str, lam: float, sides: list[int] | No
     return targets
 
 
+# ------------------------------------------------------------------ where the games come from
+def _games_here(net: TDNet, cfg: TDConfig, rng: np.random.Generator,
+                first: int) -> Iterator[tuple[int, np.ndarray, torch.Tensor]]:
+    """Games ``first, first + 1, ...`` played in this process with ``net`` as it is when
+    each game starts: ``(game number, afterstate features, targets)``."""
+    for game_no in range(first, cfg.games + 1):
+        x, v, sides, result = self_play_game(net, rng, cfg.epsilon)
+        yield game_no, x, lambda_targets(v, result.outcome, cfg.lam, sides)
+
+
+_WORKER_NET: TDNet | None = None
+
+
+def _start_worker(hidden: int, layers: int) -> None:  # pragma: no cover (a child process)
+    global _WORKER_NET
+    torch.set_num_threads(1)
+    _WORKER_NET = TDNet(hidden, layers)
+
+
+def _play_games(weights: dict, game_nos: list[int], seed: int, epsilon: float,
+                lam: float) -> list[tuple[int, np.ndarray, np.ndarray]]:  # pragma: no cover
+    """In a worker: games ``game_nos`` with ``weights``, each its own seeded dice."""
+    _WORKER_NET.load_state_dict(weights)
+    out = []
+    for game_no in game_nos:
+        rng = np.random.default_rng([seed, game_no])
+        x, v, sides, result = self_play_game(_WORKER_NET, rng, epsilon)
+        out.append((game_no, x, lambda_targets(v, result.outcome, lam, sides).numpy()))
+    return out
+
+
+def _games_in_workers(net: TDNet, cfg: TDConfig, pool: ProcessPoolExecutor,
+                      first: int) -> Iterator[tuple[int, np.ndarray, torch.Tensor]]:
+    """Games ``first, ...`` played by the workers in rounds (see the module docstring)."""
+    game_no = first
+    while game_no <= cfg.games:
+        weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+        chunks = []
+        for _ in range(cfg.workers):
+            chunk = list(range(game_no, min(game_no + cfg.batch_games, cfg.games + 1)))
+            if chunk:
+                chunks.append(chunk)
+            game_no += len(chunk)
+        futures = [pool.submit(_play_games, weights, chunk, cfg.seed, cfg.epsilon, cfg.lam)
+                   for chunk in chunks]
+        for future in futures:
+            for number, x, targets in future.result():
+                yield number, x, torch.from_numpy(targets)
+
+
+def worker_pool(cfg: TDConfig) -> ProcessPoolExecutor:
+    """``cfg.workers`` processes ready to play (started by the first games asked)."""
+    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(cfg.workers, mp_context=mp.get_context(method),
+                               initializer=_start_worker, initargs=(cfg.hidden, cfg.layers))
+
+
+def game_stream(net: TDNet, cfg: TDConfig, rng: np.random.Generator, first: int,
+                pool: ProcessPoolExecutor | None = None
+                ) -> Iterator[tuple[int, np.ndarray, torch.Tensor]]:
+    """The self-play games a run trains on, from game ``first`` to ``cfg.games``:
+    ``(game number, afterstate features, lambda-targets)``, played with ``net`` as it is
+    when each game (here, with ``rng``) or each round (in the ``pool``'s workers) starts."""
+    if pool is None:
+        return _games_here(net, cfg, rng, first)
+    return _games_in_workers(net, cfg, pool, first)
+
+
 def _evaluate(net: TDNet, cfg: TDConfig, games: int, seed: int) -> dict:
     from . import load_agent
     from .evaluate import evaluate
@@ -149,15 +242,19 @@ def _evaluate(net: TDNet, cfg: TDConfig, games: int, seed: int) -> dict:
 def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict:
     """Train, evaluate and report; returns the final evaluation."""
     torch.set_num_threads(cfg.torch_threads)
+    device = resolve_device(cfg.device)
     os.makedirs(cfg.run_dir, exist_ok=True)
     ckpt_path = os.path.join(cfg.run_dir, "checkpoint.pt")
     torch.manual_seed(cfg.seed)
-    net = TDNet(cfg.hidden, cfg.layers)
+    player = TDNet(cfg.hidden, cfg.layers)  # plays and evaluates, on the CPU
+    net = player if device == "cpu" else TDNet(cfg.hidden, cfg.layers).to(device)
+    net.load_state_dict(player.state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     rng = np.random.default_rng(cfg.seed)
     start, history, clock = 0, [], 0.0
     if resume:
         start, history, clock = _resume(ckpt_path, cfg, net, opt, rng)
+        player.load_state_dict(net.state_dict())
     with open(os.path.join(cfg.run_dir, "config.json"), "w") as fh:
         json.dump(asdict(cfg), fh, indent=2)
     writer = _tensorboard(cfg.run_dir)
@@ -182,37 +279,39 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         """Seconds of training so far, earlier runs of a resumed one included."""
         return clock + time.time() - t0
 
-    for game_no in range(start + 1, cfg.games + 1):
-        x, v, sides, result = self_play_game(net, rng, cfg.epsilon)
-        batch_x.append(x)
-        batch_t.append(lambda_targets(v, result.outcome, cfg.lam, sides))
-        if len(batch_x) == cfg.batch_games or game_no == cfg.games:
-            xb = torch.from_numpy(np.concatenate(batch_x))
-            tb = torch.cat(batch_t)
-            loss = torch.nn.functional.mse_loss(net(xb), tb)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            batch_x, batch_t = [], []
-            if writer:
-                writer.add_scalar("train/loss", loss.item(), game_no)
-        if bar:
-            bar.update(1)
-        if cfg.eval_every and game_no % cfg.eval_every == 0 and game_no != cfg.games:
-            history.append({"games": game_no, "seconds": elapsed(),
-                            **_evaluate(net, cfg, cfg.eval_games, seed=10_000 + game_no)})
-            _log_eval(history[-1], writer)
-            write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
-        if game_no % cfg.checkpoint_every == 0:
-            checkpoint(game_no)
+    pool = worker_pool(cfg) if cfg.workers > 1 else None
+    games = game_stream(net if pool is not None else player, cfg, rng, start + 1, pool)
+    try:
+        for game_no, x, targets in games:
+            batch_x.append(x)
+            batch_t.append(targets)
+            if len(batch_x) == cfg.batch_games or game_no == cfg.games:
+                loss = _update(net, opt, batch_x, batch_t, device)
+                if player is not net:
+                    player.load_state_dict(net.state_dict())
+                batch_x, batch_t = [], []
+                if writer:
+                    writer.add_scalar("train/loss", loss, game_no)
+            if bar:
+                bar.update(1)
+            if cfg.eval_every and game_no % cfg.eval_every == 0 and game_no != cfg.games:
+                history.append({"games": game_no, "seconds": elapsed(),
+                                **_evaluate(player, cfg, cfg.eval_games, seed=10_000 + game_no)})
+                _log_eval(history[-1], writer)
+                write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
+            if game_no % cfg.checkpoint_every == 0:
+                checkpoint(game_no)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     if bar:
         bar.close()
     final = {"games": cfg.games, "seconds": elapsed(),
-             **_evaluate(net, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
+             **_evaluate(player, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
     history.append(final)
     _log_eval(final, writer)
     checkpoint(cfg.games)
-    save_net(net, os.path.join(cfg.run_dir, "model.pt"))
+    save_net(player, os.path.join(cfg.run_dir, "model.pt"))
     write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
     if writer:
         writer.close()
@@ -244,6 +343,17 @@ def _resume(ckpt_path: str, cfg: TDConfig, net: TDNet, opt, rng) -> tuple[int, l
     history = [h for h in blob["history"] if h["games"] < cfg.games]
     clock = float(blob.get("seconds", blob["history"][-1]["seconds"] if blob["history"] else 0.0))
     return start, history, clock
+
+
+def _update(net: TDNet, opt, batch_x: list, batch_t: list, device: str) -> float:
+    """One Adam step towards the targets of a batch of games; returns the loss."""
+    xb = torch.from_numpy(np.concatenate(batch_x)).to(device)
+    tb = torch.cat(batch_t).to(device)
+    loss = torch.nn.functional.mse_loss(net(xb), tb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.item()
 
 
 def _log_eval(entry: dict, writer) -> None:

@@ -1,0 +1,101 @@
+"""Training speed with 1..N worker processes: PPO games per minute (and TD with ``--td``).
+
+PPO: the settings of ``configs/ppo.yaml`` (16 games side by side, rollouts of 2048 steps),
+``--rollouts`` rollouts and their updates per worker count, timed after the workers have
+started. Reported: games finished per minute of training (rollouts and updates), and the
+rollout phase alone (steps per second while the games are played). Same seed for every
+worker count, so each plays the same games: only the time differs.
+
+TD (``--td``): ``configs/td.yaml``'s network, ``--td-games`` self-play games and their
+updates per worker count, games per minute (the workers' start-up not counted).
+
+    python benchmarks/bench_train_workers.py --workers 1 2 [--rollouts 3] [--td]
+
+Nothing is asserted; tests/agents/ checks that the runs are right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents.config import load_config  # noqa: E402
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
+    import numpy as np
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from agents.train_ppo import PPOConfig, _new_model, _snapshot, make_vec_env
+
+    cfg = load_config(PPOConfig, str(CONFIGS / "ppo.yaml"),
+                      {"workers": workers, "device": device})
+    torch.set_num_threads(cfg.torch_threads)
+    clock = {"games": 0, "rollout": 0.0}
+
+    class Clock(BaseCallback):
+        def _on_rollout_start(self) -> None:
+            self.t = time.perf_counter()
+
+        def _on_rollout_end(self) -> None:
+            clock["rollout"] += time.perf_counter() - self.t
+
+        def _on_step(self) -> bool:
+            clock["games"] += int(np.sum(self.locals["dones"]))
+            return True
+
+    venv = make_vec_env(cfg)
+    try:
+        model = _new_model(cfg, venv, cfg.learning_rate, device)
+        _snapshot(model, venv, {"snapshots": []}, cfg.pool_size)
+        t0 = time.perf_counter()
+        model.learn(rollouts * cfg.n_envs * cfg.n_steps, callback=Clock())
+        seconds = time.perf_counter() - t0
+    finally:
+        venv.close()
+    steps = rollouts * cfg.n_envs * cfg.n_steps
+    return {"workers": workers, "games": clock["games"], "seconds": round(seconds, 1),
+            "games_per_minute": round(60 * clock["games"] / seconds),
+            "rollout_steps_per_second": round(steps / clock["rollout"])}
+
+
+def td_speed(workers: int, games: int, device: str) -> dict:
+    from agents.train_td import TDConfig, train_td
+
+    with tempfile.TemporaryDirectory() as run:
+        cfg = load_config(TDConfig, str(CONFIGS / "td.yaml"), {
+            "workers": workers, "device": device, "games": games, "run_dir": run,
+            "eval_every": 0, "final_eval_games": 2, "eval_opponents": ["random"],
+            "checkpoint_every": games})
+        final = train_td(cfg, progress=False)
+    return {"workers": workers, "games": games, "seconds": round(final["seconds"], 1),
+            "games_per_minute": round(60 * games / final["seconds"])}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rollouts", type=int, default=3)
+    parser.add_argument("--td", action="store_true", help="also TD self-play")
+    parser.add_argument("--td-games", type=int, default=400)
+    parser.add_argument("--device", default="cpu")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}", flush=True)
+    for n in args.workers:
+        print("ppo", ppo_speed(n, args.rollouts, args.device), flush=True)
+    if args.td:
+        for n in args.workers:
+            print("td ", td_speed(n, args.td_games, args.device), flush=True)
+
+
+if __name__ == "__main__":
+    main()
