@@ -55,8 +55,8 @@ from .ppo_policy import POOLINGS, CandidatePolicy
 from .proc_vec_env import ProcessVecEnv
 from .report import write_report
 
-__all__ = ["OpponentPool", "PPOConfig", "train_ppo", "make_env", "make_vec_env",
-           "actor_weights", "read_checkpoint"]
+__all__ = ["OpponentPool", "PPOConfig", "train_ppo", "make_env", "make_vec_env", "new_model",
+           "snapshot", "actor_weights", "read_checkpoint"]
 
 _NOT_IN_MODEL = ["_last_obs", "_last_original_obs", "_last_episode_starts"]
 """Rollout state left out of ``model.zip`` (the envs' last observations: ~1 MB)."""
@@ -283,7 +283,7 @@ def _evaluate(model, cfg: PPOConfig, games: int, seed: int) -> dict:
             for spec in cfg.eval_opponents}
 
 
-def _snapshot(model, venv, state: dict, pool_size: int) -> None:
+def snapshot(model, venv, state: dict, pool_size: int) -> None:
     """Send a snapshot of the policy to every env's pool and keep it for the checkpoint."""
     weights = actor_weights(model)
     venv.env_method("add_snapshot", weights)
@@ -306,7 +306,7 @@ class _TrainCallback(BaseCallback):
         n, cfg, due = self.model.num_timesteps, self.cfg, self.due
         self.state["games"] += int(np.sum(self.locals.get("dones", 0)))
         if n >= due["snap"]:
-            _snapshot(self.model, self.training_env, self.state, cfg.pool_size)
+            snapshot(self.model, self.training_env, self.state, cfg.pool_size)
             due["snap"] = _next(n, cfg.snapshot_every)
         if n >= due["eval"]:
             if n < cfg.total_steps:  # the final evaluation follows anyway
@@ -384,7 +384,9 @@ def _log_eval(entry: dict, logger=None) -> None:
           + "; ".join(parts), flush=True)
 
 
-def _new_model(cfg: PPOConfig, venv, schedule, device: str) -> MaskablePPO:
+def new_model(cfg: PPOConfig, venv, schedule, device: str) -> MaskablePPO:
+    """An untrained MaskablePPO with ``cfg``'s settings on ``venv`` (``schedule``: the
+    learning rate or a function of the progress left)."""
     return MaskablePPO(
         CandidatePolicy, venv, learning_rate=schedule, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
@@ -422,8 +424,8 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
                 venv.env_method("add_snapshot", weights)
             state["snapshots"] = list(saved["snapshots"])
         else:
-            model = _new_model(cfg, venv, schedule, device)
-            _snapshot(model, venv, state, cfg.pool_size)
+            model = new_model(cfg, venv, schedule, device)
+            snapshot(model, venv, state, cfg.pool_size)
         final = _train(model, cfg, history, state, resume, progress)
     finally:
         venv.close()

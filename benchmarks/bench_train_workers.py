@@ -6,10 +6,12 @@ started. Reported: games finished per minute of training (rollouts and updates),
 rollout phase alone (steps per second while the games are played). Same seed for every
 worker count, so each plays the same games: only the time differs.
 
-TD (``--td``): ``configs/td.yaml``'s network, ``--td-games`` self-play games and their
-updates per worker count, games per minute (the workers' start-up not counted).
+TD (``--td``): ``configs/td.yaml``'s settings, ``--td-games`` self-play games and the
+learner's updates per worker count (the trainer's loop without evaluations and
+checkpoints), games per minute after two rounds of warm-up (the workers' start-up is not
+counted).
 
-    python benchmarks/bench_train_workers.py --workers 1 2 [--rollouts 3] [--td]
+    python benchmarks/bench_train_workers.py --workers 1 2 [--rollouts 3] [--td]  # --rollouts 0: TD only
 
 Nothing is asserted; tests/agents/ checks that the runs are right.
 """
@@ -35,7 +37,7 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from agents.train_ppo import PPOConfig, _new_model, _snapshot, make_vec_env
+    from agents.train_ppo import PPOConfig, new_model, snapshot, make_vec_env
 
     cfg = load_config(PPOConfig, str(CONFIGS / "ppo.yaml"),
                       {"workers": workers, "device": device})
@@ -55,8 +57,8 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
 
     venv = make_vec_env(cfg)
     try:
-        model = _new_model(cfg, venv, cfg.learning_rate, device)
-        _snapshot(model, venv, {"snapshots": []}, cfg.pool_size)
+        model = new_model(cfg, venv, cfg.learning_rate, device)
+        snapshot(model, venv, {"snapshots": []}, cfg.pool_size)
         t0 = time.perf_counter()
         model.learn(rollouts * cfg.n_envs * cfg.n_steps, callback=Clock())
         seconds = time.perf_counter() - t0
@@ -69,28 +71,52 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
 
 
 def td_speed(workers: int, games: int, device: str) -> dict:
-    from agents.train_td import TDConfig, train_td
+    import numpy as np
+    import torch
 
-    with tempfile.TemporaryDirectory() as run:
-        cfg = load_config(TDConfig, str(CONFIGS / "td.yaml"), {
-            "workers": workers, "device": device, "games": games, "run_dir": run,
-            "eval_every": 0, "final_eval_games": 2, "eval_opponents": ["random"],
-            "checkpoint_every": games})
-        final = train_td(cfg, progress=False)
-    return {"workers": workers, "games": games, "seconds": round(final["seconds"], 1),
-            "games_per_minute": round(60 * games / final["seconds"])}
+    from agents.td import TDNet
+    from agents.train_td import TDConfig, game_stream, worker_pool
+
+    cfg = load_config(TDConfig, str(CONFIGS / "td.yaml"), {"workers": workers, "device": device})
+    warm_up = 2 * workers * cfg.batch_games  # the workers' start-up is not timed
+    cfg.games = warm_up + games
+    torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    net = TDNet(cfg.hidden, cfg.layers)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    pool = worker_pool(cfg) if workers > 1 else None
+    stream = game_stream(net, cfg, np.random.default_rng(cfg.seed), 1, pool)
+    batch_x, batch_t = [], []
+    try:
+        for number, x, targets in stream:  # the trainer's loop, without its bookkeeping
+            batch_x.append(torch.from_numpy(x))
+            batch_t.append(targets)
+            if len(batch_x) == cfg.batch_games:
+                loss = torch.nn.functional.mse_loss(net(torch.cat(batch_x)), torch.cat(batch_t))
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                batch_x, batch_t = [], []
+            if number == warm_up:
+                t0 = time.perf_counter()
+        seconds = time.perf_counter() - t0
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return {"workers": workers, "games": games, "seconds": round(seconds, 1),
+            "games_per_minute": round(60 * games / seconds)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--rollouts", type=int, default=3)
+    parser.add_argument("--rollouts", type=int, default=3, help="0: no PPO measurement")
     parser.add_argument("--td", action="store_true", help="also TD self-play")
     parser.add_argument("--td-games", type=int, default=400)
     parser.add_argument("--device", default="cpu")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}", flush=True)
-    for n in args.workers:
+    for n in args.workers if args.rollouts > 0 else []:
         print("ppo", ppo_speed(n, args.rollouts, args.device), flush=True)
     if args.td:
         for n in args.workers:
