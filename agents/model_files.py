@@ -6,8 +6,10 @@ numbers, strings, lists and dicts only; a file holding anything else is refused 
 any of it runs. Errors name the file (a truncated download gives "model file 'x.pt' is
 truncated or not a torch file", not torch's "PytorchStreamReader failed").
 
-SB3 ``.zip`` models are another matter: SB3 unpickles parts of them (the policy class,
-schedules), which can run code. Load those only from sources you trust.
+SB3 ``.zip`` models are another matter when SB3 loads them (``MaskablePPO.load``, as
+resuming PPO training does): SB3 unpickles parts of them (the policy class, schedules),
+which can run code. :func:`agents.ppo.load_actor`, which playing uses, reads only the
+archive's JSON settings and its weights (``weights_only=True``).
 """
 
 from __future__ import annotations

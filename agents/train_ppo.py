@@ -50,6 +50,7 @@ from bg_env.envs.play_env import BackgammonPlaysEnv
 from . import load_agent
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
+from .model_files import load_torch_file
 from .ppo import ACTIVATIONS, PPOAgent, build_actor
 from .ppo_policy import POOLINGS, CandidatePolicy
 from .proc_vec_env import ProcessVecEnv
@@ -346,8 +347,10 @@ def _checkpoint(model, cfg: PPOConfig, history: list, state: dict) -> None:
     file."""
     buffer = io.BytesIO()
     model.save(buffer)
-    extra = {"snapshots": state["snapshots"], "history": history, "games": state["games"],
-             "seconds": _seconds(state), "steps": model.num_timesteps}
+    extra = {"snapshots": state["snapshots"], "games": state["games"],
+             "seconds": _seconds(state), "steps": model.num_timesteps,
+             # plain JSON types: the state loads with weights_only=True
+             "history": json.loads(json.dumps(history))}
     blob = io.BytesIO()
     torch.save(extra, blob)
     with zipfile.ZipFile(buffer, "a") as archive:
@@ -357,7 +360,8 @@ def _checkpoint(model, cfg: PPOConfig, history: list, state: dict) -> None:
 
 def read_checkpoint(run_dir: str) -> dict:
     """The training state saved in ``run_dir/checkpoint.zip`` (a checkpoint written
-    before it held one reads ``checkpoint.pt`` beside it).
+    before it held one reads ``checkpoint.pt`` beside it), read with
+    ``weights_only=True``.
 
     Raises:
         FileNotFoundError: no checkpoint in ``run_dir`` (named).
@@ -367,8 +371,9 @@ def read_checkpoint(run_dir: str) -> dict:
         raise FileNotFoundError(f"--resume: no checkpoint at {path!r}")
     with zipfile.ZipFile(path) as archive:
         if STATE_MEMBER in archive.namelist():
-            return torch.load(io.BytesIO(archive.read(STATE_MEMBER)), weights_only=False)
-    legacy = torch.load(os.path.join(run_dir, "checkpoint.pt"), weights_only=False)
+            return torch.load(io.BytesIO(archive.read(STATE_MEMBER)), map_location="cpu",
+                              weights_only=True)
+    legacy = load_torch_file(os.path.join(run_dir, "checkpoint.pt"), "PPO checkpoint")
     return {**legacy, "snapshots": legacy["pool"]["snapshots"]}
 
 
