@@ -10,7 +10,7 @@ more than five checkers shows its count on the fifth. The Position ID is written
 
 from __future__ import annotations
 
-from .position import BAR, OFF, Position
+from .board import BAR, OFF, Board
 
 __all__ = ["position_svg"]
 
@@ -84,9 +84,12 @@ def _frame() -> list[str]:
     return out
 
 
-def position_svg(pos: Position) -> str:
-    """An SVG picture of ``pos`` from the player on roll's side (see the module doc).
+def position_svg(pos: Board) -> str:
+    """An SVG picture of ``pos`` (a :class:`~bg_env.core.position.Position`, read as a
+    :class:`~bg_env.core.board.Board` with its ``position_id()``; the Position imports this
+    module) from the player on roll's side (see the module doc).
 
+    >>> from bg_env.core.position import Position
     >>> position_svg(Position.start()).startswith('<svg')
     True
     """
