@@ -238,6 +238,17 @@ class Game:
     _owner: int = field(default=0, compare=False, repr=False)
     """``id`` of the Game the two buffers above belong to: a copy of a Game makes its own
     before using them (the kernels write them in place)."""
+    events: list | None = field(default=None, compare=False, repr=False)
+    """``None`` (the default): nothing is kept. Set it to a list and the game appends each
+    decision it completes, for game records (:mod:`bg_env.records`):
+
+    * ``("play", side, dice, moves, start, result)`` at the end of every play, forced and
+      empty plays included (``start``/``result``: the board before and after, from
+      ``side``'s view);
+    * ``("double", side, value)``, ``("take", side)``, ``("drop", side)``,
+      ``("beaver", side)``, ``("bomb", side)``.
+
+    ``copy.copy`` of a Game shares the list; ``copy.deepcopy`` copies it."""
 
     # ------------------------------------------------------------------ set-up
     def opening(self, rng, start: Position | None = None) -> None:
@@ -494,6 +505,8 @@ class Game:
         turn then doubles or rolls as usual."""
         self.position = explode(self.position)
         self.bomb_owner = 1 - self.turn
+        if self.events is not None:
+            self.events.append(("bomb", self.turn))
         if not self.may_double():
             self._start_play(self._roll(rng), rng)
 
@@ -501,8 +514,12 @@ class Game:
         """The side on turn doubles: the other side must take, drop (or beaver)."""
         self._pending = next_cube_value(self.cube_value, self.rules.cube_progression)
         self.phase = Phase.TAKE
+        if self.events is not None:
+            self.events.append(("double", self.turn, self._pending))
 
     def _answer(self, action: int, rng, taker: int) -> None:
+        if self.events is not None:
+            self.events.append(({DROP: "drop", BEAVER: "beaver"}.get(action, "take"), taker))
         if action == DROP:
             # the stake before this double; after a beaver, the doubled (beavered) stake
             self._finish(1 - taker, "drop", self.cube_value, self.cube_value)
@@ -634,6 +651,9 @@ class Game:
 
     def _end_turn(self, rng) -> None:
         self.last_play = list(self.played)
+        if self.events is not None:
+            self.events.append(("play", self.turn, self.dice, tuple(self.played),
+                                self._turn_start, self.position))
         self._vturn = None
         variant = self.variant
         done = outcome(self.position) if variant.standard_moves else variant_outcome(variant, self.position)
