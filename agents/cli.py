@@ -9,6 +9,7 @@ Examples::
     bg-env train ppo --workers 4 --set device=auto  # 4 processes play; GPU if any
     bg-env eval td pubeval --games 1000 --json results.json
     bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
+    bg-env eval td pubeval --games 6 --cube --save-mat games.mat   # for GNU Backgammon
     bg-env eval random pubeval --rules nackgammon  # agents/configs/variants/nackgammon.yaml
     bg-env play --opponent td
     bg-env bench
@@ -114,20 +115,46 @@ def cmd_eval(args) -> int:
     if args.variant:
         options["variant"] = args.variant
     cube = bool(options.pop("cube", False)) or args.cube
+    saving = {}
     if args.match is not None:
         from .evaluate import evaluate_matches
 
+        if args.save_mat:
+            saving["records"] = []
         stats = evaluate_matches(a, b, matches=args.games, length=args.match, seed=args.seed,
-                                 progress=not args.quiet, **options)
+                                 progress=not args.quiet, **saving, **options)
     else:
+        if args.save_mat:
+            from bg_env.records import MatchRecord
+
+            saving["record"] = MatchRecord((args.agent_a, args.agent_b))
         stats = evaluate(a, b, games=args.games, seed=args.seed, cube=cube,
-                         progress=not args.quiet, **options)
+                         progress=not args.quiet, **saving, **options)
     print(stats.table())
+    if saving:
+        _save_mat(args.save_mat, saving.get("records") or [saving["record"]])
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(stats.summary(), fh, indent=2)
         print(f"wrote {args.json}")
     return 0
+
+
+def _save_mat(path: str, records: list) -> None:
+    """Write the records of an evaluation: one .mat file, or for several matches one file
+    per match (``NAME-1.mat``, ``NAME-2.mat``, ...: a .mat file holds one match)."""
+    from bg_env.records import write_mat
+
+    if len(records) == 1:
+        paths = [path]
+    else:
+        stem, ext = os.path.splitext(path)
+        paths = [f"{stem}-{i}{ext or '.mat'}" for i in range(1, len(records) + 1)]
+    for p, record in zip(paths, records):
+        write_mat(p, record)
+    games = sum(len(r.games) for r in records)
+    shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]}"
+    print(f"wrote {shown} ({games} games, GNU Backgammon: import mat FILE)")
 
 
 def cmd_play(args) -> int:
@@ -174,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(plakoto = agents/configs/variants/plakoto.yaml)")
     e.add_argument("--variant", help="rule variant, e.g. nackgammon (overrides --rules)")
     e.add_argument("--json", metavar="PATH", help="write the statistics as JSON")
+    e.add_argument("--save-mat", metavar="FILE",
+                   help="save the games as a Jellyfish .mat record for GNU Backgammon "
+                        "(with --match: one file per match, FILE-1.mat, ...)")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
 

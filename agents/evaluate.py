@@ -23,6 +23,7 @@ agents that read only ``env.game`` (not the observation).
 from __future__ import annotations
 
 import math
+from functools import partial
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -102,37 +103,51 @@ class MatchStats:
         ])
 
 
-def play_game_core(agents: tuple[PlayAgent, PlayAgent], seed: int, rules: Rules) -> tuple[int, str, int]:
-    """One cubeless game on the core; returns (winning side, outcome, points)."""
+def play_game_core(agents: tuple[PlayAgent, PlayAgent], seed: int, rules: Rules,
+                   on_game=None) -> tuple[int, str, int]:
+    """One cubeless game on the core; returns (winning side, outcome, points).
+    ``on_game``: called with the finished :class:`Game`, its ``events`` kept (for records)."""
     rng = np.random.default_rng(seed)
     game = Game(rules)
+    if on_game is not None:
+        game.events = []
     game.opening(rng)
     while game.phase != Phase.OVER:
         plays = game.legal_continuations()
         play = agents[game.turn].choose_play(plays, None) if len(plays) > 1 else plays[0]
         game.play(play, rng)
+    if on_game is not None:
+        on_game(game)
     r = game.result
     return r.winner, r.outcome, r.points
 
 
-def play_game_env(agents, seed: int, config: dict) -> tuple[int, str, int]:
-    """One game through the raw env (cube included); returns (winning side, outcome, points)."""
+def play_game_env(agents, seed: int, config: dict, on_game=None) -> tuple[int, str, int]:
+    """One game through the raw env (cube included); returns (winning side, outcome, points).
+    ``on_game``: called with the finished :class:`Game` (not a truncated one), its
+    ``events`` kept (for records; the env then plays on the Game, with the same dice)."""
     env = backgammon_v0.raw_env(**config)
     env.reset(seed=seed)
+    if on_game is not None:
+        env.game.events = []
     while not env.terminations["player_0"] and not env.truncations["player_0"]:
         side = env.possible_agents.index(env.agent_selection)
         env.step(agents[side].act(env))
     info = env.infos["player_0"]
     if not info:  # truncated
         return -1, "truncated", 0
+    if on_game is not None:
+        on_game(env.game)
     return env.possible_agents.index(info["winner"]), info["outcome"], info["points"]
 
 
 def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = False,
-             progress: bool = False, **config) -> MatchStats:
+             progress: bool = False, record=None, **config) -> MatchStats:
     """Play ``games`` games (rounded up to pairs) of A against B, alternating seats with
     the same dice, and return A's statistics. Agents with a ``seed(n)`` method and no seed
-    of their own are seeded from ``seed`` (:func:`seed_agents`).
+    of their own are seeded from ``seed`` (:func:`seed_agents`). ``record``: a
+    :class:`bg_env.records.MatchRecord` that every finished game is added to, A as its
+    first player (the games are the same with or without it).
 
     Raises:
         ValueError: ``games`` is not a whole number of 1 or more.
@@ -145,12 +160,17 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
     config = dict(config, cube=cube)
     core = not cube and isinstance(agent_a, PlayAgent) and isinstance(agent_b, PlayAgent)
     rules = Rules(**{k: v for k, v in config.items() if k in Rules.keys()})
+    if record is not None:
+        from bg_env.records import check_rules
+
+        check_rules(rules)  # before playing: a game the record cannot hold
     for game_seed, a_side, seats in _paired_seats(agent_a, agent_b, games, seed,
                                                   progress and f"{name_a} vs {name_b}"):
+        on_game = None if record is None else partial(record.add_game, first_side=a_side)
         if core:
-            winner, outcome, points = play_game_core(seats, game_seed, rules)
+            winner, outcome, points = play_game_core(seats, game_seed, rules, on_game)
         else:
-            winner, outcome, points = play_game_env(seats, game_seed, config)
+            winner, outcome, points = play_game_env(seats, game_seed, config, on_game)
         if winner < 0:
             continue
         stats.add(points if winner == a_side else -points, outcome)
@@ -299,27 +319,36 @@ def _decide(agent, game: Game, view: MatchView, rng) -> None:
         game.step(agent.cube_action(view, game.legal_actions()), rng)
 
 
-def play_match(agents, length: int, seed: int, rules: Rules | None = None) -> Match:
+def play_match(agents, length: int, seed: int, rules: Rules | None = None,
+               on_game=None) -> Match:
     """One match to ``length`` points between ``agents[0]`` (side 0) and ``agents[1]``,
     every game's dice drawn from one generator seeded with ``seed``; returns the finished
-    :class:`Match`."""
+    :class:`Match`. ``on_game``: called with each finished :class:`Game`, its ``events``
+    kept (for records)."""
     rng = np.random.default_rng(seed)
     match = Match(length, rules or Rules())
     view = MatchView(match)
     while not match.is_over:
         game = view.game = match.new_game(rng)
+        if on_game is not None:
+            game.events = []  # (the opening roll is made; its play is still to come)
         while game.phase != Phase.OVER:
             _decide(agents[game.actor], game, view, rng)
+        if on_game is not None:
+            on_game(game)
         match.record(game.result)
     return match
 
 
 def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed: int = 0,
-                     cube: bool = True, progress: bool = False, **config) -> MatchPlayStats:
+                     cube: bool = True, progress: bool = False, records: list | None = None,
+                     **config) -> MatchPlayStats:
     """Play ``matches`` matches (rounded up to pairs) to ``length`` points of A against B,
     each pair from one seed with A first as side 0 then as side 1, and return A's
     statistics. ``config``: rule options of :class:`Rules` (no Jacoby, beavers or
-    automatic doubles in match play); ``cube=False`` plays cubeless matches."""
+    automatic doubles in match play); ``cube=False`` plays cubeless matches.
+    ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
+    its first player."""
     _check_count("matches", matches)
     name_a = getattr(agent_a, "name", type(agent_a).__name__)
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
@@ -329,7 +358,15 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     rules = Rules(**dict(config, cube=cube))
     seed_agents((agent_a, agent_b), seed)
     stats = MatchPlayStats(name_a, name_b, length)
+    on_game = None
+    if records is not None:
+        from bg_env.records import MatchRecord, check_rules
+
+        check_rules(rules)
     for match_seed, a_side, seats in _paired_seats(
             agent_a, agent_b, matches, seed, progress and f"{name_a} vs {name_b} ({length}-pt)"):
-        stats.add(play_match(seats, length, match_seed, rules), a_side)
+        if records is not None:
+            records.append(MatchRecord((name_a, name_b), length))
+            on_game = partial(records[-1].add_game, first_side=a_side)
+        stats.add(play_match(seats, length, match_seed, rules, on_game), a_side)
     return stats

@@ -1,0 +1,625 @@
+"""Game records in the Jellyfish ``.mat`` format, the text format GNU Backgammon imports
+(``import mat FILE``) and exports: written from games played here, read back and replayed.
+
+A record looks like this (the layout is GNU Backgammon's; the names here are examples)::
+
+    ; [Player 1 "td"]
+    ; [Player 2 "pubeval"]
+
+     0 point match
+
+     Game 1
+     td : 0                         pubeval : 0
+      1)                             31: 8/5 6/5
+      2) 52: 13/8 24/22              63: 25/22* 8/2
+      ...
+     12) 64: 6/2 6/0                  Doubles => 2
+     13)  Drops
+          Wins 1 point
+
+* ``N point match``: the match length; ``0 point match`` is a money session.
+* Each game: ``Game k``, the score line (each player's name and points before the game),
+  then numbered lines, each with an action of the first player (left column) and of the
+  second (right column). Actions alternate between the players -- a roll answers a roll
+  or a take, a take or a drop answers a double -- so the left column of the first line
+  is empty when the second player wins the opening roll.
+* A roll: the two dice, a colon, and the play as checker moves ``from/to`` in the
+  mover's own numbering (as :class:`~bg_env.core.position.Position` counts), one move per
+  die in playable order, ``*`` after a hit; the bar is ``25`` and off is ``0``. A roll
+  with no legal move is the dice and the colon alone. (Reading also accepts ``bar``,
+  ``off``, paths such as ``24/18/13`` and repeats such as ``8/4(2)``.)
+* Cube actions: ``Doubles => 2`` (the cube value offered), ``Takes``, ``Drops``.
+* ``Wins N point(s)`` in the winner's column ends the game.
+
+GNU Backgammon reads a player's name from the score line up to the colon, at most 31
+characters, spaces turned to ``_``. Names written there are therefore the names with
+``:`` and white space replaced by ``_`` and cut to 31 characters; the full names go into
+``; [Player 1 "..."]`` comments, which :func:`parse_mat` prefers.
+
+Reading (:func:`read_mat`, :func:`parse_mat`) replays every game through
+:class:`~bg_env.core.game.Game` under the given rules (match games under the match's
+Crawford rule): every play must be one of the legal plays of its roll, every cube action
+must be allowed, the game must end where the record ends and with the points the
+``Wins`` line gives, and each score line must be the sum of the games before it. Anything
+else raises :class:`RecordError`, naming the game and the move number.
+
+Recording: set ``game.events = []`` on a :class:`~bg_env.core.game.Game` before its first
+play ends, play it, then :meth:`MatchRecord.add_game` (or :meth:`GameRecord.from_game`).
+
+Not supported (the format or GNU Backgammon's import has no place for them): rule
+variants, beavers, the Jacoby rule, automatic doubles, other gammon rules or cube
+progressions, resignations, unfinished games.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .core.actions import DOUBLE, DROP, ROLL as _NO_DOUBLE, TAKE
+from .core.game import Game, GameResult, Phase, Rules
+from .core.match import Match
+from .core.moves import legal_plays
+from .core.position import Position
+
+__all__ = [
+    "Action", "GameRecord", "MatchRecord", "RecordError",
+    "format_mat", "parse_mat", "read_mat", "write_mat", "replay_game", "mat_name",
+]
+
+ROLL, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION = "roll", "double", "take", "drop"
+"""The kinds of :class:`Action`."""
+
+_LEFT_WIDTH = 28
+"""Width of the left column after ``NNN) `` (as GNU Backgammon writes it)."""
+_RIGHT_COLUMN = 20
+"""A lone action starting at or after this column of its line is the second player's."""
+_NAME_LENGTH = 31
+"""The longest name GNU Backgammon reads from a score line."""
+
+
+class RecordError(ValueError):
+    """A record that cannot be written or read: malformed text, an illegal play or cube
+    action, or a game the format cannot hold. The message names the game and move."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One entry of a record: a roll and its play, or a cube action.
+
+    Attributes:
+        player: 0 for the first player (left column), 1 for the second.
+        kind: ``"roll"``, ``"double"``, ``"take"`` or ``"drop"``.
+        dice: the roll (``kind == "roll"``).
+        moves: the play as ``(from, to, hit)`` checker moves in the mover's numbering
+            (from 25 = the bar, to 0 = off); empty when nothing could be played.
+        cube: the cube value offered (``kind == "double"``).
+        line: the move number of the record line it was read from (0 when not read).
+    """
+
+    player: int
+    kind: str
+    dice: tuple[int, int] | None = None
+    moves: tuple[tuple[int, int, bool], ...] = ()
+    cube: int = 0
+    line: int = field(default=0, compare=False)
+
+    def text(self) -> str:
+        """The action as a ``.mat`` column entry."""
+        if self.kind == ROLL:
+            moves = " ".join(f"{a}/{b}{'*' if hit else ''}" for a, b, hit in self.moves)
+            return f"{self.dice[0]}{self.dice[1]}: {moves}".rstrip()
+        if self.kind == DOUBLE_ACTION:
+            return f" Doubles => {self.cube}"
+        return " Takes" if self.kind == TAKE_ACTION else " Drops"
+
+
+@dataclass
+class GameRecord:
+    """One game: its actions in order and how it ended.
+
+    Attributes:
+        actions: the :class:`Action` list, alternating between the players.
+        winner: the player (0 or 1) who won.
+        points: what the winner scored.
+        outcome: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"drop"``.
+        score: the players' points before this game (match score, or session totals).
+    """
+
+    actions: list[Action]
+    winner: int
+    points: int
+    outcome: str = ""
+    score: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def from_game(cls, game: Game, first_side: int = 0) -> "GameRecord":
+        """The record of a finished ``game`` whose :attr:`~bg_env.core.game.Game.events`
+        were kept from its first play on; ``first_side`` is the side (0 or 1) the first
+        player of the record played.
+
+        Raises:
+            RecordError: the game is not over, its events were not kept from the start,
+                or it used rules or actions a ``.mat`` record cannot hold.
+        """
+        check_rules(game.rules)
+        if game.phase != Phase.OVER or game.result is None:
+            raise RecordError("the game is not over: only finished games can be recorded")
+        if not game.events:
+            raise RecordError("the game kept no events: set game.events = [] before its "
+                              "first play ends")
+        player = (lambda side: side) if first_side == 0 else (lambda side: 1 - side)
+        actions = [_action_of_event(event, player) for event in game.events]
+        first = game.events[0]
+        if first[0] != "play" or first[4] != Position.start():
+            raise RecordError("the game's events do not start with the opening play: set "
+                              "game.events = [] before the first play ends")
+        r = game.result
+        return cls(actions, player(r.winner), int(r.points), r.outcome)
+
+
+def _action_of_event(event: tuple, player) -> Action:
+    """The :class:`Action` of one entry of ``Game.events``."""
+    kind, side = event[0], event[1]
+    if kind == "play":
+        _, _, dice, moves, _, _ = event
+        triples = tuple((m.source, m.dest, bool(m.hit)) for m in moves)
+        return Action(player(side), ROLL, (int(dice[0]), int(dice[1])), triples)
+    if kind == "double":
+        return Action(player(side), DOUBLE_ACTION, cube=int(event[2]))
+    if kind in ("take", "drop"):
+        return Action(player(side), TAKE_ACTION if kind == "take" else DROP_ACTION)
+    raise RecordError(f"a {kind!r} cannot be written in a .mat record")
+
+
+@dataclass
+class MatchRecord:
+    """A ``.mat`` file: the players, the match length (0: a money session) and the games.
+
+    Attributes:
+        players: the two players' names (first = left column).
+        length: the match length in points; 0 for a money session.
+        games: the :class:`GameRecord` list, in order.
+    """
+
+    players: tuple[str, str] = ("player_0", "player_1")
+    length: int = 0
+    games: list[GameRecord] = field(default_factory=list)
+
+    def points(self) -> tuple[int, int]:
+        """The points each player won over all games."""
+        won = [0, 0]
+        for g in self.games:
+            won[g.winner] += g.points
+        return won[0], won[1]
+
+    def add(self, record: GameRecord) -> GameRecord:
+        """Append a game, its score line set to the points won so far."""
+        record.score = self.points()
+        self.games.append(record)
+        return record
+
+    def add_game(self, game: Game, first_side: int = 0) -> GameRecord:
+        """Append the finished ``game`` (see :meth:`GameRecord.from_game`)."""
+        return self.add(GameRecord.from_game(game, first_side))
+
+
+def check_rules(rules: Rules) -> None:
+    """Raise :class:`RecordError` unless ``.mat`` records (and GNU Backgammon's import of
+    them) can hold games played under ``rules``."""
+    unsupported = {
+        "variant": rules.variant != "standard",
+        "jacoby": rules.jacoby,
+        "auto_doubles": rules.auto_doubles != 0,
+        "gammons": rules.gammons != "all",
+        "cube_progression": rules.cube_progression != "geometric",
+    }
+    bad = [f"{k}={getattr(rules, k)!r}" for k, v in unsupported.items() if v]
+    if bad:
+        raise RecordError(f"rules {', '.join(bad)}: a .mat record holds standard games with a "
+                          "geometric cube, all gammons, no Jacoby rule and no automatic doubles")
+
+
+def mat_name(name: str) -> str:
+    """``name`` as a ``.mat`` score line can hold it (no ``:`` nor white space, at most
+    31 characters)."""
+    text = re.sub(r"[:\s]", "_", str(name))[:_NAME_LENGTH]
+    return text or "_"
+
+
+# --------------------------------------------------------------------------- writing
+def format_mat(match: MatchRecord) -> str:
+    """The text of a ``.mat`` record (see the module docstring)."""
+    if not isinstance(match.length, int) or match.length < 0:
+        raise RecordError(f"match length {match.length!r}: expected 0 (money) or more points")
+    lines = [f'; [Player {i + 1} "{name}"]' for i, name in enumerate(match.players)]
+    lines += ["", f" {match.length} point match", ""]
+    names = [mat_name(n) for n in match.players]
+    for number, game in enumerate(match.games, start=1):
+        lines.append(f" Game {number}")
+        left = f"{names[0]} : {game.score[0]}"
+        lines.append(f" {left:<31}{names[1]} : {game.score[1]}")
+        lines += _game_lines(game)
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _game_lines(game: GameRecord) -> list[str]:
+    """The numbered action lines of one game and its ``Wins`` line."""
+    lines: list[str] = []
+    row = ""
+    for i, action in enumerate(game.actions):
+        if i == 0 and action.player == 1:  # the second player opens: empty left column
+            row = f"{1:3d}) " + " " * _LEFT_WIDTH
+        column = 1 if row else 0
+        if action.player != column:
+            raise RecordError(f"game actions do not alternate between the players: {action}")
+        text = action.text()
+        if column == 0:  # at least two spaces before the right column (GNU Backgammon's split)
+            row = f"{len(lines) + 1:3d}) " + text.ljust(max(_LEFT_WIDTH, len(text) + 2))
+        else:
+            lines.append((row + text).rstrip())
+            row = ""
+    wins = f"Wins {game.points} point{'s' if game.points != 1 else ''}"
+    if row and game.winner == 1:  # (after the first player's drop: on the same line, as
+        lines.append(row + wins)  # GNU Backgammon writes it; on a line of its own it
+        return lines              # imports as one more game)
+    if row:
+        lines.append(row.rstrip())
+    lines.append((" " * 6 if game.winner == 0 else " " * 33) + wins)
+    return lines
+
+
+def write_mat(path, match: MatchRecord) -> None:
+    """Write ``match`` to ``path`` as a ``.mat`` file."""
+    text = format_mat(match)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+# --------------------------------------------------------------------------- reading
+_HEADER = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.IGNORECASE)
+_COMMENT_PLAYER = re.compile(r'^\s*;\s*\[\s*Player\s+([12])\s+"(.*)"\s*\]', re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
+_NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
+_WINS = re.compile(r"^(\s*)Wins\s+(\d+)\s+points?\b", re.IGNORECASE)
+_POINT = r"(?:\d{1,2}|bar|off)"
+_ACTION = re.compile(
+    rf"(?P<roll>(?P<dice>[1-6][1-6]):(?P<moves>(?:[ \t]+{_POINT}(?:/{_POINT}\*?)+(?:\(\d\))?)*))"
+    r"|(?P<double>Doubles\s*=>\s*(?P<cube>\d+))|(?P<take>Takes)|(?P<drop>Drops)"
+    r"|(?P<wins>Wins\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?)"
+    r"|(?P<other>Beavers|Raccoons|Resigns)",
+    re.IGNORECASE,
+)
+
+
+def read_mat(path, rules: Rules | None = None) -> MatchRecord:
+    """Read and replay the ``.mat`` file ``path`` (see :func:`parse_mat`)."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        text = fh.read()
+    try:
+        return parse_mat(text, rules)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+def parse_mat(text: str, rules: Rules | None = None) -> MatchRecord:
+    """Parse a ``.mat`` record and replay every game through the engine.
+
+    Args:
+        text: the record.
+        rules: the rules of a money session (default: cube on, no Jacoby); match games
+            are played under the match's rules (Crawford rule included).
+
+    Returns:
+        the :class:`MatchRecord`, each game's winner, points and outcome from the replay.
+
+    Raises:
+        RecordError: malformed text, an illegal play or cube action, a result or score
+            that the replay contradicts; the message names the game and move number.
+    """
+    rules = rules if rules is not None else Rules()
+    check_rules(rules)
+    lines = text.splitlines()
+    length, names, start = _read_header(lines)
+    blocks = _game_blocks(lines, start)
+    if not blocks:
+        raise RecordError("no game in the record (expected lines 'Game 1', ...)")
+    match = Match(length, rules) if length else None
+    record = MatchRecord(names, length)
+    for number, block in blocks:
+        record.games.append(_read_game(number, block, record, match, rules))
+    return record
+
+
+def _read_header(lines: list[str]) -> tuple[int, tuple[str, str], int]:
+    """The match length, the players' names from comments, and the line after the header."""
+    names = ["", ""]
+    for i, line in enumerate(lines):
+        m = _COMMENT_PLAYER.match(line)
+        if m:
+            names[int(m.group(1)) - 1] = m.group(2)
+            continue
+        m = _HEADER.match(line)
+        if m:
+            return int(m.group(1)), (names[0], names[1]), i + 1
+        if line.strip() and not line.lstrip().startswith(";"):
+            raise RecordError(f"line {i + 1}: expected 'N point match', got {line.strip()!r}")
+    raise RecordError("no 'N point match' line: not a .mat record")
+
+
+def _game_blocks(lines: list[str], start: int) -> list[tuple[int, list[str]]]:
+    """``(game number, its lines after 'Game k')`` for every game."""
+    blocks: list[tuple[int, list[str]]] = []
+    for line in lines[start:]:
+        m = _GAME.match(line)
+        if m:
+            blocks.append((int(m.group(1)), []))
+            if int(m.group(1)) != len(blocks):
+                raise RecordError(f"'Game {m.group(1)}' where game {len(blocks)} was expected")
+        elif blocks:
+            blocks[-1][1].append(line)
+        elif line.strip() and not line.lstrip().startswith(";"):
+            raise RecordError(f"{line.strip()!r} before 'Game 1'")
+    return blocks
+
+
+def _read_game(number: int, block: list[str], record: MatchRecord, match: Match | None,
+               rules: Rules) -> GameRecord:
+    """Parse one game's lines, replay them and check its score line and result."""
+    where = f"game {number}"
+    body = [line for line in block if line.strip()]
+    if not body:
+        raise RecordError(f"{where}: no score line")
+    score_line = _SCORE.match(body[0])
+    if not score_line:
+        raise RecordError(f"{where}: expected the score line 'name : points  name : points', "
+                          f"got {body[0].strip()!r}")
+    names = (score_line.group(1), score_line.group(3))
+    record.players = tuple(c or n for c, n in zip(record.players, names))
+    score = (int(score_line.group(2)), int(score_line.group(4)))
+    if score != record.points():
+        raise RecordError(f"{where}: the score line says {score[0]}-{score[1]} but the games "
+                          f"before it make {record.points()[0]}-{record.points()[1]}")
+    actions, wins = _read_actions(where, body[1:])
+    if match is not None:
+        if match.is_over:
+            raise RecordError(f"{where}: the match was already over at {score[0]}-{score[1]}")
+        game_rules = match.game_rules()
+    else:
+        game_rules = rules
+    game = replay_game(GameRecord(actions, 0, 0, score=score), game_rules, number)
+    r = game.result
+    if wins is not None and wins != (r.winner, r.points):
+        who = "first" if wins[0] == 0 else "second"
+        raise RecordError(f"{where}: the record says the {who} player wins {wins[1]} point(s) "
+                          f"but the replay ends with {record.players[r.winner]} winning "
+                          f"{r.points} ({r.outcome})")
+    if match is not None:
+        match.record(r)
+    return GameRecord(actions, r.winner, int(r.points), r.outcome, score)
+
+
+def _read_actions(where: str, lines: list[str]) -> tuple[list[Action], tuple[int, int] | None]:
+    """The actions of a game's numbered lines, and its ``Wins`` line as ``(player, points)``."""
+    actions: list[Action] = []
+    wins = None
+    for line in lines:
+        m = _WINS.match(line)
+        if m:
+            wins = (0 if len(m.group(1)) < _RIGHT_COLUMN else 1, int(m.group(2)))
+            continue
+        m = _NUMBERED.match(line)
+        if not m:
+            raise RecordError(f"{where}: cannot read line {line.strip()!r} (expected 'N) ...' "
+                              "or 'Wins N points')")
+        if wins is not None:
+            raise RecordError(f"{where}: move {m.group(1)} after the 'Wins' line")
+        number, content = int(m.group(1)), m.group(2)
+        offset = len(line) - len(content)
+        found = _line_actions(where, number, content)
+        if len(found) == 1:
+            column = 1 if offset + found[0][0] >= _RIGHT_COLUMN else 0
+            found = [(column, found[0][1])]
+        else:
+            found = [(column, item[1]) for column, item in enumerate(found)]
+        for column, (kind, dice, moves, cube) in found:
+            if kind == "wins":
+                wins = (column, cube)
+                continue
+            if wins is not None:
+                raise RecordError(f"{where}, move {number}: {kind} after the 'Wins' entry")
+            if actions and actions[-1].player == column:
+                raise RecordError(f"{where}, move {number}: the same player acts twice in a row")
+            actions.append(Action(column, kind, dice, moves, cube, line=number))
+    return actions, wins
+
+
+def _line_actions(where: str, number: int, content: str) -> list:
+    """``(start, (kind, dice, moves, cube))`` for the one or two actions of a line."""
+    found = []
+    pos = 0
+    for m in _ACTION.finditer(content):
+        gap = content[pos:m.start()]
+        if gap.strip():
+            raise RecordError(f"{where}, move {number}: cannot read {gap.strip()!r}")
+        pos = m.end()
+        if m.group("other"):
+            raise RecordError(f"{where}, move {number}: {m.group('other')!r} is not supported")
+        if m.group("roll"):
+            dice = (int(m.group("dice")[0]), int(m.group("dice")[1]))
+            item = (ROLL, dice, _read_moves(f"{where}, move {number}", m.group("moves")), 0)
+        elif m.group("double"):
+            item = (DOUBLE_ACTION, None, (), int(m.group("cube")))
+        elif m.group("wins"):
+            item = ("wins", None, (), int(m.group("points")))
+        else:
+            item = (TAKE_ACTION if m.group("take") else DROP_ACTION, None, (), 0)
+        found.append((m.start(), item))
+    if content[pos:].strip():
+        raise RecordError(f"{where}, move {number}: cannot read {content[pos:].strip()!r}")
+    if not found or len(found) > 2:
+        raise RecordError(f"{where}, move {number}: expected one or two actions, "
+                          f"found {len(found)} in {content.strip()!r}")
+    return found
+
+
+def _point(text: str) -> int:
+    text = text.rstrip("*").lower()
+    return 25 if text == "bar" else 0 if text == "off" else int(text)
+
+
+def _read_moves(where: str, text: str) -> tuple[tuple[int, int, bool], ...]:
+    """Checker moves ``(from, to, hit)`` of a play written ``24/18 13/10*`` (also paths
+    ``24/18/13`` and repeats ``8/4(2)``)."""
+    moves = []
+    for token in text.split():
+        repeat = 1
+        m = re.match(r"^(.*)\((\d)\)$", token)
+        if m:
+            token, repeat = m.group(1), int(m.group(2))
+        points = token.split("/")
+        for _ in range(repeat):
+            for a, b in zip(points, points[1:]):
+                src, dst = _point(a), _point(b)
+                if not (1 <= src <= 25 and 0 <= dst <= 24 and dst < src):
+                    raise RecordError(f"{where}: {token!r} is not a move from 25..1 down to 24..0")
+                moves.append((src, dst, b.endswith("*")))
+    return tuple(moves)
+
+
+# --------------------------------------------------------------------------- replaying
+class _RecordedDice:
+    """The dice of a record, served to :class:`Game` as its random generator (a Game draws
+    each roll as two ``rng.integers(1, 7)``)."""
+
+    def __init__(self, rolls: list[tuple[int, int]]) -> None:
+        self._dice = [d for roll in reversed(rolls) for d in reversed(roll)]
+
+    def integers(self, low, high=None, size=None):
+        if size is not None or not self._dice:
+            raise _OutOfDice
+        return self._dice.pop()
+
+
+class _OutOfDice(Exception):
+    """The game wants a roll the record does not have."""
+
+
+def replay_game(record: GameRecord, rules: Rules | None = None, number: int = 1) -> Game:
+    """Replay ``record``'s actions through :class:`Game` from the opening (player 0 plays
+    side 0) and return the finished game, its :attr:`~Game.events` kept.
+
+    Raises:
+        RecordError: an illegal play, a cube action out of turn or not allowed, or a
+            record that ends before the game or goes on after it; the message names
+            game ``number`` and the move.
+    """
+    rules = rules if rules is not None else Rules()
+    where = f"game {number}"
+    actions = record.actions
+    if not actions or actions[0].kind != ROLL:
+        raise RecordError(f"{where}: a game starts with the opening roll")
+    first = actions[0]
+    if first.dice[0] == first.dice[1]:
+        raise RecordError(f"{where}, move {first.line}: the opening roll cannot be a double "
+                          f"({first.dice[0]}{first.dice[1]})")
+    dice = _RecordedDice([a.dice for a in actions[1:] if a.kind == ROLL])
+    game = Game(rules)
+    game.events = []
+    game.turn = first.player
+    try:
+        game.begin_turn(dice, first.dice)
+        checked = _check_events(where, game, actions, 0)
+        while game.phase != Phase.OVER:
+            if checked >= len(actions):
+                raise RecordError(f"{where}: the record ends before the game is over "
+                                  f"({_asked(game)})")
+            _drive(where, game, actions[checked], dice)
+            checked = _check_events(where, game, actions, checked)
+    except _OutOfDice:
+        raise RecordError(f"{where}: the record ends before the game is over "
+                          f"({_asked(game)} a roll)") from None
+    if checked < len(actions):
+        extra = actions[checked]
+        raise RecordError(f"{where}, move {extra.line}: {extra.kind} after the end of the game")
+    return game
+
+
+def _asked(game: Game) -> str:
+    who = f"player {game.actor + 1}"
+    return {Phase.CUBE: f"{who} to double or roll", Phase.TAKE: f"{who} to take or drop",
+            Phase.MOVE: f"{who} to play {game.dice}"}.get(game.phase, f"{who} to roll")
+
+
+def _check_events(where: str, game: Game, actions: list[Action], checked: int) -> int:
+    """Check the game's new events against the record's actions; the count checked."""
+    events = game.events
+    while checked < len(events):
+        if checked >= len(actions):
+            raise RecordError(f"{where}: the game goes on after the last action of the record")
+        event, action = events[checked], actions[checked]
+        here = f"{where}, move {action.line} (player {action.player + 1})"
+        kind = {"play": ROLL, "double": DOUBLE_ACTION, "take": TAKE_ACTION,
+                "drop": DROP_ACTION}.get(event[0], event[0])
+        if kind != action.kind or event[1] != action.player:
+            raise RecordError(f"{here}: the record has a {action.kind} where the game has "
+                              f"player {event[1] + 1} {kind}")
+        if kind == ROLL:
+            _, _, dice, moves, start, result = event
+            target = _apply_moves(here, start, action.moves)
+            if target != result:
+                raise RecordError(_illegal(here, action, start, dice))
+        elif kind == DOUBLE_ACTION and action.cube != event[2]:
+            raise RecordError(f"{here}: 'Doubles => {action.cube}' but the cube goes to {event[2]}")
+        checked += 1
+    return checked
+
+
+def _drive(where: str, game: Game, action: Action, dice: _RecordedDice) -> None:
+    """Make the game take ``action``, the decision it asks for now."""
+    here = f"{where}, move {action.line} (player {action.player + 1})"
+    if action.player != game.actor:
+        raise RecordError(f"{here}: {action.kind} out of turn; the game asks {_asked(game)}")
+    phase = game.phase
+    if phase == Phase.CUBE and action.kind in (ROLL, DOUBLE_ACTION):
+        game.step(DOUBLE if action.kind == DOUBLE_ACTION else _NO_DOUBLE, dice)
+    elif phase == Phase.TAKE and action.kind in (TAKE_ACTION, DROP_ACTION):
+        game.step(TAKE if action.kind == TAKE_ACTION else DROP, dice)
+    elif phase == Phase.MOVE and action.kind == ROLL:
+        if sorted(action.dice) != sorted(game.dice):
+            raise RecordError(f"{here}: the record rolls {action.dice} but the game rolled {game.dice}")
+        start = game.turn_start
+        target = _apply_moves(here, start, action.moves)
+        plays = [p for p in game.legal_continuations() if p.result == target]
+        if not plays:
+            raise RecordError(_illegal(here, action, start, game.dice))
+        game.play(plays[0], dice)
+    else:
+        why = " (the cube is not available)" if action.kind == DOUBLE_ACTION else ""
+        raise RecordError(f"{here}: a {action.kind} is not allowed here{why}; the game asks "
+                          f"{_asked(game)}")
+
+
+def _illegal(here: str, action: Action, start: Position, dice) -> str:
+    legal = sorted({p.notation for p in legal_plays(start, tuple(dice))})
+    shown = ", ".join(legal[:30]) + (" ..." if len(legal) > 30 else "")
+    return f"{here}: illegal play {action.text().strip()!r}; legal plays: {shown}"
+
+
+def _apply_moves(here: str, start: Position, moves) -> Position:
+    """The board after moving checkers ``(from, to, hit)`` (the hit flag is not trusted:
+    a lone opposing checker where one lands is hit)."""
+    me, opp = list(start.me), list(start.opp)
+    for src, dst, _ in moves:
+        if me[src] == 0:
+            where = "on the bar" if src == 25 else f"on the {src}-point"
+            raise RecordError(f"{here}: move {src}/{dst}: no checker of the mover's {where}")
+        if 0 < dst and opp[25 - dst] >= 2:
+            raise RecordError(f"{here}: move {src}/{dst}: the {dst}-point is held by the opponent")
+        me[src] -= 1
+        me[dst] += 1
+        if 0 < dst and opp[25 - dst] == 1:
+            opp[25 - dst], opp[25] = 0, opp[25] + 1
+    return Position(tuple(me), tuple(opp))
