@@ -48,7 +48,8 @@ play ends, play it, then :meth:`MatchRecord.add_game` (or :meth:`GameRecord.from
 
 Not supported (the format or GNU Backgammon's import has no place for them): rule
 variants, beavers, the Jacoby rule, automatic doubles, other gammon rules or cube
-progressions, resignations, unfinished games.
+progressions, unfinished games. A game read that stops before its end with ``Wins N
+points`` is a resignation (outcome ``"resign"``), as GNU Backgammon reads it.
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ class GameRecord:
         actions: the :class:`Action` list, alternating between the players.
         winner: the player (0 or 1) who won.
         points: what the winner scored.
-        outcome: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"drop"``.
+        outcome: ``"single"``, ``"gammon"``, ``"backgammon"``, ``"drop"`` or ``"resign"``
+            (read from a record whose game stops with ``Wins N points``).
         score: the players' points before this game (match score, or session totals).
     """
 
@@ -389,8 +391,8 @@ def _read_game(number: int, block: list[str], record: MatchRecord, match: Match 
         game_rules = match.game_rules()
     else:
         game_rules = rules
-    game = replay_game(GameRecord(actions, 0, 0, score=score), game_rules, number)
-    r = game.result
+    game = replay_game(GameRecord(actions, 0, 0), game_rules, number, finished=wins is None)
+    r = game.result or _resignation(where, game, wins)
     if wins is not None and wins != (r.winner, r.points):
         who = "first" if wins[0] == 0 else "second"
         raise RecordError(f"{where}: the record says the {who} player wins {wins[1]} point(s) "
@@ -399,6 +401,16 @@ def _read_game(number: int, block: list[str], record: MatchRecord, match: Match 
     if match is not None:
         match.record(r)
     return GameRecord(actions, r.winner, int(r.points), r.outcome, score)
+
+
+def _resignation(where: str, game: Game, wins: tuple[int, int]) -> GameResult:
+    """The result of a game that stops before its end with ``Wins N points``: the loser
+    resigned a single game, a gammon or a backgammon (``N`` = 1, 2 or 3 times the cube)."""
+    winner, points = wins
+    if points not in (game.cube_value, 2 * game.cube_value, 3 * game.cube_value):
+        raise RecordError(f"{where}: the game stops before its end with 'Wins {points}' at "
+                          f"cube {game.cube_value}: a resignation scores 1, 2 or 3 times the cube")
+    return GameResult(winner, "resign", game.cube_value, points)
 
 
 def _read_actions(where: str, lines: list[str]) -> tuple[list[Action], tuple[int, int] | None]:
@@ -507,9 +519,11 @@ class _OutOfDice(Exception):
     """The game wants a roll the record does not have."""
 
 
-def replay_game(record: GameRecord, rules: Rules | None = None, number: int = 1) -> Game:
+def replay_game(record: GameRecord, rules: Rules | None = None, number: int = 1,
+                finished: bool = True) -> Game:
     """Replay ``record``'s actions through :class:`Game` from the opening (player 0 plays
-    side 0) and return the finished game, its :attr:`~Game.events` kept.
+    side 0) and return the game, its :attr:`~Game.events` kept: finished, or with
+    ``finished=False`` as it stands where the record stops (a resignation).
 
     Raises:
         RecordError: an illegal play, a cube action out of turn or not allowed, or a
@@ -529,21 +543,21 @@ def replay_game(record: GameRecord, rules: Rules | None = None, number: int = 1)
     game = Game(rules)
     game.events = []
     game.turn = first.player
+    checked = 0
     try:
         game.begin_turn(dice, first.dice)
         checked = _check_events(where, game, actions, 0)
-        while game.phase != Phase.OVER:
-            if checked >= len(actions):
-                raise RecordError(f"{where}: the record ends before the game is over "
-                                  f"({_asked(game)})")
+        while game.phase != Phase.OVER and checked < len(actions):
             _drive(where, game, actions[checked], dice)
             checked = _check_events(where, game, actions, checked)
-    except _OutOfDice:
-        raise RecordError(f"{where}: the record ends before the game is over "
-                          f"({_asked(game)} a roll)") from None
+    except _OutOfDice:  # the game wants a roll after the record's last one
+        checked = _check_events(where, game, actions, checked)
+    if game.phase != Phase.OVER and finished:
+        raise RecordError(f"{where}: the record ends before the game is over")
     if checked < len(actions):
         extra = actions[checked]
-        raise RecordError(f"{where}, move {extra.line}: {extra.kind} after the end of the game")
+        why = "after the end of the game" if game.phase == Phase.OVER else "where the game rolls"
+        raise RecordError(f"{where}, move {extra.line}: a {extra.kind} {why}")
     return game
 
 
