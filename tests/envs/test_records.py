@@ -167,7 +167,8 @@ def test_an_illegal_play_names_the_game_and_move():
     src, dst, _ = first.moves[0]
     bad = replace(first, moves=((src, dst, False),))  # one die of two left unplayed
     record = replace(SESSION, games=[replace(game, actions=[bad] + game.actions[1:])])
-    with pytest.raises(RecordError, match=r"game 1, move 1 \(player \d\): illegal play .*legal plays: "):
+    with pytest.raises(RecordError, match=r"game 1, move 1 \(player \d\): illegal play .*"
+                                          r"legal plays: "):
         parse_mat(format_mat(record))
 
 
@@ -177,7 +178,8 @@ def test_a_move_from_an_empty_point_is_refused():
     (src, dst, hit), rest = first.moves[0], first.moves[1:]
     bad = replace(first, moves=((22, 22 - (src - dst), False),) + rest)  # 22: empty at the start
     record = replace(SESSION, games=[replace(game, actions=[bad] + game.actions[1:])])
-    with pytest.raises(RecordError, match=r"game 1, move 1 .*no checker of the mover's on the 22-point"):
+    with pytest.raises(RecordError, match=r"game 1, move 1 .*no checker of the mover's on "
+                                          r"the 22-point"):
         parse_mat(format_mat(record))
 
 

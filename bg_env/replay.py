@@ -1,0 +1,197 @@
+"""Game records replayed through the engine: every play and cube action checked.
+
+A record is a list of :class:`Action` (a roll and its play, a double, a take, a drop), the
+players alternating. :func:`replay` plays them through :class:`~bg_env.core.game.Game`,
+feeding the record's dice to the game as its random generator: each play must leave the
+board as one of the legal plays of its roll does, each cube action must be the decision
+the game asks for, and the record must end where the game does. Anything else raises
+:class:`RecordError` naming the game and the move. :mod:`bg_env.records` reads and writes
+the actions as GNU Backgammon's ``.mat`` text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .core.actions import DOUBLE, DROP, ROLL as _NO_DOUBLE, TAKE
+from .core.game import Game, Phase, Rules
+from .core.moves import legal_plays
+from .core.position import Position
+
+__all__ = ["Action", "RecordError", "replay", "ROLL", "DOUBLE_ACTION", "TAKE_ACTION",
+           "DROP_ACTION"]
+
+ROLL, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION = "roll", "double", "take", "drop"
+"""The kinds of :class:`Action`."""
+
+
+class RecordError(ValueError):
+    """A record that cannot be written or read: malformed text, an illegal play or cube
+    action, or a game the format cannot hold. The message names the game and move."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One entry of a record: a roll and its play, or a cube action.
+
+    Attributes:
+        player: 0 for the first player (left column), 1 for the second.
+        kind: ``"roll"``, ``"double"``, ``"take"`` or ``"drop"``.
+        dice: the roll (``kind == "roll"``).
+        moves: the play as ``(from, to, hit)`` checker moves in the mover's numbering
+            (from 25 = the bar, to 0 = off); empty when nothing could be played.
+        cube: the cube value offered (``kind == "double"``).
+        line: the move number of the record line it was read from (0 when not read).
+    """
+
+    player: int
+    kind: str
+    dice: tuple[int, int] | None = None
+    moves: tuple[tuple[int, int, bool], ...] = ()
+    cube: int = 0
+    line: int = field(default=0, compare=False)
+
+    def text(self) -> str:
+        """The action as a ``.mat`` column entry."""
+        if self.kind == ROLL:
+            moves = " ".join(f"{a}/{b}{'*' if hit else ''}" for a, b, hit in self.moves)
+            return f"{self.dice[0]}{self.dice[1]}: {moves}".rstrip()
+        if self.kind == DOUBLE_ACTION:
+            return f" Doubles => {self.cube}"
+        return " Takes" if self.kind == TAKE_ACTION else " Drops"
+
+
+class _RecordedDice:
+    """The dice of a record, served to :class:`Game` as its random generator (a Game draws
+    each roll as two ``rng.integers(1, 7)``)."""
+
+    def __init__(self, rolls: list[tuple[int, int]]) -> None:
+        self._dice = [d for roll in reversed(rolls) for d in reversed(roll)]
+
+    def integers(self, low, high=None, size=None):
+        if size is not None or not self._dice:
+            raise _OutOfDice
+        return self._dice.pop()
+
+
+class _OutOfDice(Exception):
+    """The game wants a roll the record does not have."""
+
+
+def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
+           finished: bool = True) -> Game:
+    """Play ``actions`` through :class:`Game` from the opening (player 0 plays side 0) and
+    return the game, its :attr:`~Game.events` kept: finished, or with ``finished=False`` as
+    it stands where the actions stop (a resignation).
+
+    Raises:
+        RecordError: an illegal play, a cube action out of turn or not allowed, or
+            actions that stop before the game ends or go on after it; the message names
+            game ``number`` and the move.
+    """
+    rules = rules if rules is not None else Rules()
+    where = f"game {number}"
+    if not actions or actions[0].kind != ROLL:
+        raise RecordError(f"{where}: a game starts with the opening roll")
+    first = actions[0]
+    if first.dice[0] == first.dice[1]:
+        raise RecordError(f"{where}, move {first.line}: the opening roll cannot be a double "
+                          f"({first.dice[0]}{first.dice[1]})")
+    dice = _RecordedDice([a.dice for a in actions[1:] if a.kind == ROLL])
+    game = Game(rules)
+    game.events = []
+    game.turn = first.player
+    checked = 0
+    try:
+        game.begin_turn(dice, first.dice)
+        checked = _check_events(where, game, actions, 0)
+        while game.phase != Phase.OVER and checked < len(actions):
+            _drive(where, game, actions[checked], dice)
+            checked = _check_events(where, game, actions, checked)
+    except _OutOfDice:  # the game wants a roll after the record's last one
+        checked = _check_events(where, game, actions, checked)
+    if game.phase != Phase.OVER and finished:
+        raise RecordError(f"{where}: the record ends before the game is over")
+    if checked < len(actions):
+        extra = actions[checked]
+        why = "after the end of the game" if game.phase == Phase.OVER else "where the game rolls"
+        raise RecordError(f"{where}, move {extra.line}: a {extra.kind} {why}")
+    return game
+
+
+def _asked(game: Game) -> str:
+    who = f"player {game.actor + 1}"
+    return {Phase.CUBE: f"{who} to double or roll", Phase.TAKE: f"{who} to take or drop",
+            Phase.MOVE: f"{who} to play {game.dice}"}.get(game.phase, f"{who} to roll")
+
+
+def _check_events(where: str, game: Game, actions: list[Action], checked: int) -> int:
+    """Check the game's new events against the record's actions; the count checked."""
+    events = game.events
+    while checked < len(events):
+        if checked >= len(actions):
+            raise RecordError(f"{where}: the game goes on after the last action of the record")
+        event, action = events[checked], actions[checked]
+        here = f"{where}, move {action.line} (player {action.player + 1})"
+        kind = {"play": ROLL, "double": DOUBLE_ACTION, "take": TAKE_ACTION,
+                "drop": DROP_ACTION}.get(event[0], event[0])
+        if kind != action.kind or event[1] != action.player:
+            raise RecordError(f"{here}: the record has a {action.kind} where the game has "
+                              f"player {event[1] + 1} {kind}")
+        if kind == ROLL:
+            _, _, dice, moves, start, result = event
+            target = _apply_moves(here, start, action.moves)
+            if target != result:
+                raise RecordError(_illegal(here, action, start, dice))
+        elif kind == DOUBLE_ACTION and action.cube != event[2]:
+            raise RecordError(f"{here}: 'Doubles => {action.cube}' but the cube goes to {event[2]}")
+        checked += 1
+    return checked
+
+
+def _drive(where: str, game: Game, action: Action, dice: _RecordedDice) -> None:
+    """Make the game take ``action``, the decision it asks for now."""
+    here = f"{where}, move {action.line} (player {action.player + 1})"
+    if action.player != game.actor:
+        raise RecordError(f"{here}: {action.kind} out of turn; the game asks {_asked(game)}")
+    phase = game.phase
+    if phase == Phase.CUBE and action.kind in (ROLL, DOUBLE_ACTION):
+        game.step(DOUBLE if action.kind == DOUBLE_ACTION else _NO_DOUBLE, dice)
+    elif phase == Phase.TAKE and action.kind in (TAKE_ACTION, DROP_ACTION):
+        game.step(TAKE if action.kind == TAKE_ACTION else DROP, dice)
+    elif phase == Phase.MOVE and action.kind == ROLL:
+        if sorted(action.dice) != sorted(game.dice):
+            raise RecordError(f"{here}: the record rolls {action.dice}, the game {game.dice}")
+        start = game.turn_start
+        target = _apply_moves(here, start, action.moves)
+        plays = [p for p in game.legal_continuations() if p.result == target]
+        if not plays:
+            raise RecordError(_illegal(here, action, start, game.dice))
+        game.play(plays[0], dice)
+    else:
+        why = " (the cube is not available)" if action.kind == DOUBLE_ACTION else ""
+        raise RecordError(f"{here}: a {action.kind} is not allowed here{why}; the game asks "
+                          f"{_asked(game)}")
+
+
+def _illegal(here: str, action: Action, start: Position, dice) -> str:
+    legal = sorted({p.notation for p in legal_plays(start, tuple(dice))})
+    shown = ", ".join(legal[:30]) + (" ..." if len(legal) > 30 else "")
+    return f"{here}: illegal play {action.text().strip()!r}; legal plays: {shown}"
+
+
+def _apply_moves(here: str, start: Position, moves) -> Position:
+    """The board after moving checkers ``(from, to, hit)`` (the hit flag is not trusted:
+    a lone opposing checker where one lands is hit)."""
+    me, opp = list(start.me), list(start.opp)
+    for src, dst, _ in moves:
+        if me[src] == 0:
+            where = "on the bar" if src == 25 else f"on the {src}-point"
+            raise RecordError(f"{here}: move {src}/{dst}: no checker of the mover's {where}")
+        if 0 < dst and opp[25 - dst] >= 2:
+            raise RecordError(f"{here}: move {src}/{dst}: the {dst}-point is held by the opponent")
+        me[src] -= 1
+        me[dst] += 1
+        if 0 < dst and opp[25 - dst] == 1:
+            opp[25 - dst], opp[25] = 0, opp[25] + 1
+    return Position(tuple(me), tuple(opp))
