@@ -38,10 +38,10 @@ characters, spaces turned to ``_``. Names written there are therefore the names 
 
 Reading (:func:`read_mat`, :func:`parse_mat`) replays every game through
 :class:`~bg_env.core.game.Game` (:mod:`bg_env.replay`) under the given rules (match games
-under the match's Crawford rule): every play must be one of the legal plays of its roll, every cube action
-must be allowed, the game must end where the record ends and with the points the
-``Wins`` line gives, and each score line must be the sum of the games before it. Anything
-else raises :class:`RecordError`, naming the game and the move number.
+under the match's Crawford rule): every play must be one of the legal plays of its roll,
+every cube action must be allowed, the game must end where the record ends and with the
+points the ``Wins`` line gives, and each score line must be the sum of the games before it.
+Anything else raises :class:`RecordError`, naming the game and the move number.
 
 Recording: set ``game.events = []`` on a :class:`~bg_env.core.game.Game` before its first
 play ends, play it, then :meth:`MatchRecord.add_game` (or :meth:`GameRecord.from_game`).
