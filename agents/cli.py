@@ -154,7 +154,8 @@ def _save_mat(path: str, records: list) -> None:
         write_mat(p, record)
     games = sum(len(r.games) for r in records)
     shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]}"
-    print(f"wrote {shown} ({games} games, GNU Backgammon: import mat FILE)")
+    money = "set jacoby off, then " if records[0].length == 0 else ""
+    print(f"wrote {shown} ({games} games; in GNU Backgammon: {money}import mat FILE)")
 
 
 def cmd_play(args) -> int:

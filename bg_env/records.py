@@ -5,6 +5,7 @@ A record looks like this (the layout is GNU Backgammon's; the names here are exa
 
     ; [Player 1 "td"]
     ; [Player 2 "pubeval"]
+    ; [Jacoby "Off"]
 
      0 point match
 
@@ -35,6 +36,10 @@ GNU Backgammon reads a player's name from the score line up to the colon, at mos
 characters, spaces turned to ``_``. Names written there are therefore the names with
 ``:`` and white space replaced by ``_`` and cut to 31 characters; the full names go into
 ``; [Player 1 "..."]`` comments, which :func:`parse_mat` prefers.
+
+GNU Backgammon scores imported money games under its own ``jacoby`` setting (on by
+default; the ``; [Jacoby "Off"]`` comment written here is ignored by version 1.07): type
+``set jacoby off`` before ``import mat FILE`` to score gammons as they were played here.
 
 Reading (:func:`read_mat`, :func:`parse_mat`) replays every game through
 :class:`~bg_env.core.game.Game` (:mod:`bg_env.replay`) under the given rules (match games
@@ -195,6 +200,8 @@ def format_mat(match: MatchRecord) -> str:
     if not isinstance(match.length, int) or match.length < 0:
         raise RecordError(f"match length {match.length!r}: expected 0 (money) or more points")
     lines = [f'; [Player {i + 1} "{name}"]' for i, name in enumerate(match.players)]
+    if match.length == 0:  # (GNU Backgammon 1.07 ignores it: see the module docstring)
+        lines.append('; [Jacoby "Off"]')
     lines += ["", f" {match.length} point match", ""]
     names = [mat_name(n) for n in match.players]
     for number, game in enumerate(match.games, start=1):

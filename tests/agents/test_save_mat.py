@@ -45,7 +45,7 @@ def test_cli_save_mat_writes_the_games_with_the_specs_as_names(tmp_path, capsys)
     rc = main(["eval", "random:7", "pubeval", "--games", "6", "--cube", "--seed", "5",
                "--save-mat", str(mat), "--json", str(js), "--quiet"])
     assert rc == 0
-    assert f"wrote {mat} (6 games" in capsys.readouterr().out
+    assert f"wrote {mat} (6 games; in GNU Backgammon: set jacoby off" in capsys.readouterr().out
     summary = json.loads(js.read_text())
     record = read_mat(mat)
     assert record.players == ("random:7", "pubeval") and record.length == 0

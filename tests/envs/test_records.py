@@ -84,6 +84,7 @@ TEXT = format_mat(SESSION)
 def test_money_session_round_trip_covers_cube_drops_gammons_dancing_bar_and_bear_off():
     back = parse_mat(TEXT)
     assert back.length == 0 and TEXT.count("0 point match") == 1
+    assert '; [Jacoby "Off"]' in TEXT  # (documents the rules; GNU Backgammon 1.07 ignores it)
     assert back.players == SESSION.players
     assert [g.actions for g in back.games] == [g.actions for g in SESSION.games]
     assert _results(back) == _results(SESSION)
