@@ -110,6 +110,8 @@ class GameRecord:
                 or it used rules or actions a ``.mat`` record cannot hold.
         """
         check_rules(game.rules)
+        if first_side not in (0, 1):
+            raise RecordError(f"first_side={first_side!r}: expected the side 0 or 1")
         if game.phase != Phase.OVER or game.result is None:
             raise RecordError("the game is not over: only finished games can be recorded")
         if not game.events:
