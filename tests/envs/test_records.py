@@ -98,6 +98,11 @@ def test_money_session_round_trip_covers_cube_drops_gammons_dancing_bar_and_bear
     assert re.search(r"\b25/\d+", TEXT)  # entering from the bar
     assert re.search(r"\b\d+/0\b", TEXT)  # bearing off
     assert re.search(r"\d+/\d+\*", TEXT)  # hits
+    # left entries of 28 characters or more, still two spaces before the right column
+    # (GNU Backgammon splits a line there): the import test below reads them
+    long = re.findall(r"^\s*\d+\) (\d\d:(?: \S+)+?)( +)\d\d:", TEXT, re.MULTILINE)
+    assert any(len(left) >= 28 for left, _ in long)
+    assert all(len(gap) >= 2 for _, gap in long)
 
 
 def test_cubeless_session_round_trip_and_every_game_ends_on_a_bear_off():
