@@ -267,7 +267,7 @@ _ACTION = re.compile(
 
 def read_mat(path, rules: Rules | None = None) -> MatchRecord:
     """Read and replay the ``.mat`` file ``path`` (see :func:`parse_mat`)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    with open(path, encoding="utf-8-sig", errors="replace") as fh:  # (XG writes a BOM)
         text = fh.read()
     try:
         return parse_mat(text, rules)
