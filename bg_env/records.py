@@ -65,7 +65,9 @@ from dataclasses import dataclass, field
 from .core.game import Game, GameResult, Phase, Rules
 from .core.match import Match
 from .core.position import Position
-from .replay import DOUBLE_ACTION, DROP_ACTION, ROLL, TAKE_ACTION, Action, RecordError, replay
+from .replay import (
+    DOUBLE_ACTION, DROP_ACTION, ROLL_ACTION, TAKE_ACTION, Action, RecordError, replay,
+)
 
 __all__ = [
     "Action", "GameRecord", "MatchRecord", "RecordError",
@@ -133,7 +135,7 @@ def _action_of_event(event: tuple, player) -> Action:
     if kind == "play":
         _, _, dice, moves, _, _ = event
         triples = tuple((m.source, m.dest, bool(m.hit)) for m in moves)
-        return Action(player(side), ROLL, (int(dice[0]), int(dice[1])), triples)
+        return Action(player(side), ROLL_ACTION, (int(dice[0]), int(dice[1])), triples)
     if kind == "double":
         return Action(player(side), DOUBLE_ACTION, cube=int(event[2]))
     if kind in ("take", "drop"):
@@ -430,7 +432,7 @@ def _line_actions(where: str, number: int, content: str) -> list:
             raise RecordError(f"{where}, move {number}: {m.group('other')!r} is not supported")
         if m.group("roll"):
             dice = (int(m.group("dice")[0]), int(m.group("dice")[1]))
-            item = (ROLL, dice, _read_moves(f"{where}, move {number}", m.group("moves")), 0)
+            item = (ROLL_ACTION, dice, _read_moves(f"{where}, move {number}", m.group("moves")), 0)
         elif m.group("double"):
             item = (DOUBLE_ACTION, None, (), int(m.group("cube")))
         elif m.group("wins"):

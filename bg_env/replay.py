@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .core.actions import DOUBLE, DROP, ROLL as _NO_DOUBLE, TAKE
+from .core.actions import DOUBLE, DROP, ROLL, TAKE
 from .core.game import Game, Phase, Rules
 from .core.moves import legal_plays
 from .core.position import Position
 
-__all__ = ["Action", "RecordError", "replay", "ROLL", "DOUBLE_ACTION", "TAKE_ACTION",
+__all__ = ["Action", "RecordError", "replay", "ROLL_ACTION", "DOUBLE_ACTION", "TAKE_ACTION",
            "DROP_ACTION"]
 
-ROLL, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION = "roll", "double", "take", "drop"
+ROLL_ACTION, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION = "roll", "double", "take", "drop"
 """The kinds of :class:`Action`."""
 
 
@@ -53,7 +53,7 @@ class Action:
 
     def text(self) -> str:
         """The action as a ``.mat`` column entry."""
-        if self.kind == ROLL:
+        if self.kind == ROLL_ACTION:
             moves = " ".join(f"{a}/{b}{'*' if hit else ''}" for a, b, hit in self.moves)
             return f"{self.dice[0]}{self.dice[1]}: {moves}".rstrip()
         if self.kind == DOUBLE_ACTION:
@@ -91,13 +91,13 @@ def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
     """
     rules = rules if rules is not None else Rules()
     where = f"game {number}"
-    if not actions or actions[0].kind != ROLL:
+    if not actions or actions[0].kind != ROLL_ACTION:
         raise RecordError(f"{where}: a game starts with the opening roll")
     first = actions[0]
     if first.dice[0] == first.dice[1]:
         raise RecordError(f"{where}, move {first.line}: the opening roll cannot be a double "
                           f"({first.dice[0]}{first.dice[1]})")
-    dice = _RecordedDice([a.dice for a in actions[1:] if a.kind == ROLL])
+    dice = _RecordedDice([a.dice for a in actions[1:] if a.kind == ROLL_ACTION])
     game = Game(rules)
     game.events = []
     game.turn = first.player
@@ -133,12 +133,12 @@ def _check_events(where: str, game: Game, actions: list[Action], checked: int) -
             raise RecordError(f"{where}: the game goes on after the last action of the record")
         event, action = events[checked], actions[checked]
         here = f"{where}, move {action.line} (player {action.player + 1})"
-        kind = {"play": ROLL, "double": DOUBLE_ACTION, "take": TAKE_ACTION,
+        kind = {"play": ROLL_ACTION, "double": DOUBLE_ACTION, "take": TAKE_ACTION,
                 "drop": DROP_ACTION}.get(event[0], event[0])
         if kind != action.kind or event[1] != action.player:
             raise RecordError(f"{here}: the record has a {action.kind} where the game has "
                               f"player {event[1] + 1} {kind}")
-        if kind == ROLL:
+        if kind == ROLL_ACTION:
             _, _, dice, moves, start, result = event
             target = _apply_moves(here, start, action.moves)
             if target != result:
@@ -155,11 +155,11 @@ def _drive(where: str, game: Game, action: Action, dice: _RecordedDice) -> None:
     if action.player != game.actor:
         raise RecordError(f"{here}: {action.kind} out of turn; the game asks {_asked(game)}")
     phase = game.phase
-    if phase == Phase.CUBE and action.kind in (ROLL, DOUBLE_ACTION):
-        game.step(DOUBLE if action.kind == DOUBLE_ACTION else _NO_DOUBLE, dice)
+    if phase == Phase.CUBE and action.kind in (ROLL_ACTION, DOUBLE_ACTION):
+        game.step(DOUBLE if action.kind == DOUBLE_ACTION else ROLL, dice)
     elif phase == Phase.TAKE and action.kind in (TAKE_ACTION, DROP_ACTION):
         game.step(TAKE if action.kind == TAKE_ACTION else DROP, dice)
-    elif phase == Phase.MOVE and action.kind == ROLL:
+    elif phase == Phase.MOVE and action.kind == ROLL_ACTION:
         if sorted(action.dice) != sorted(game.dice):
             raise RecordError(f"{here}: the record rolls {action.dice}, the game {game.dice}")
         start = game.turn_start
