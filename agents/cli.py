@@ -10,6 +10,7 @@ Examples::
     bg-env eval td pubeval --games 1000 --json results.json
     bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
     bg-env eval td pubeval --games 6 --cube --save-mat games.mat   # for GNU Backgammon
+    bg-env eval td td+naive --cube --games 600      # what td's cube decisions are worth
     bg-env eval random pubeval --rules nackgammon  # agents/configs/variants/nackgammon.yaml
     bg-env play --opponent td
     bg-env bench
@@ -102,11 +103,15 @@ def _logs_above_progress_bar(progress: bool):
 
 
 def cmd_eval(args) -> int:
-    from . import load_agent
     from .evaluate import evaluate
 
-    a, b = load_agent(args.agent_a), load_agent(args.agent_b)
+    a, b = _load_eval_agent(args.agent_a), _load_eval_agent(args.agent_b)
     a.name, b.name = args.agent_a, args.agent_b
+    naive = args.cube_naive
+    if naive in ("A", "both"):
+        a = _cube_naive(a, args.agent_a)
+    if naive in ("B", "both"):
+        b = _cube_naive(b, args.agent_b)
     options = {}
     if args.rules:
         from .config import find_config, load_env_options
@@ -158,6 +163,35 @@ def _save_mat(path: str, records: list) -> None:
     print(f"wrote {shown} ({games} games; in GNU Backgammon: {money}import mat FILE)")
 
 
+NAIVE_SUFFIX = "+naive"
+"""Agent spec suffix for ``eval``: the same agent, cube-naive (``td+naive``)."""
+
+
+def _load_eval_agent(spec: str):
+    """An agent for ``eval``; a spec ending in :data:`NAIVE_SUFFIX` is made cube-naive."""
+    from . import load_agent
+
+    if spec.endswith(NAIVE_SUFFIX):
+        base = spec[: -len(NAIVE_SUFFIX)]
+        return _cube_naive(load_agent(base), base)
+    return load_agent(spec)
+
+
+def _cube_naive(agent, spec: str):
+    """``agent`` made cube-naive (never doubles, always takes), named ``spec+naive``.
+
+    Raises:
+        ValueError: the agent does not judge whole plays (it cannot be wrapped).
+    """
+    from .cube import CubeNaive
+
+    if isinstance(agent, CubeNaive):
+        return agent
+    naive = CubeNaive(agent)
+    naive.name = f"{spec}{NAIVE_SUFFIX}"
+    return naive
+
+
 def cmd_play(args) -> int:
     from .human import play_human
 
@@ -194,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games (played in pairs with the same dice)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--cube", action="store_true", help="play with the doubling cube")
+    e.add_argument("--cube-naive", choices=("A", "B", "both"),
+                   help="make agent A, B or both cube-naive (never double, always take; the "
+                        "same checker play), to measure what the cube decisions are worth; "
+                        "a spec suffix does the same: td+naive")
     e.add_argument("--match", type=_positive_int, metavar="N",
                    help="play matches to N points (cube and Crawford rule); --games is then "
                         "the number of matches")

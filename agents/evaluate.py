@@ -7,9 +7,12 @@ seatings see the same sequence of rolls (the luck of the dice cancels to a large
 
 Two loops give the same games:
 
-* cubeless games between agents that judge whole plays (:class:`~agents.base.PlayAgent`)
-  run on the rules core directly (fast);
-* everything else (the cube, single-move agents) runs through the raw two-agent env.
+* games between agents that judge whole plays (:class:`~agents.base.PlayAgent`) run on
+  the rules core directly (fast), the cube decided through their ``cube_action``;
+* everything else (single-move agents) runs through the raw two-agent env.
+
+With the cube, :class:`MatchStats` also counts each side's cube actions (doubles, takes,
+drops, beavers) and the final cube value of every game.
 
 Match play (:func:`evaluate_matches`) plays matches to N points on the core
 (:class:`~bg_env.core.match.Match`), cube and Crawford rule included, again in pairs: match
@@ -29,15 +32,36 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from bg_env import backgammon_v0
+from bg_env.actions import BEAVER, DOUBLE, DROP, TAKE
 from bg_env.core.game import Game, Phase, Rules
 from bg_env.core.match import Match
 
 from .base import PlayAgent
 
 __all__ = [
-    "MatchStats", "MatchPlayStats", "MatchView", "evaluate", "evaluate_matches",
-    "play_game_core", "play_game_env", "play_match", "seed_agents",
+    "MatchStats", "MatchPlayStats", "CubeLog", "CUBE_ACTIONS", "MatchView", "evaluate",
+    "evaluate_matches", "play_game_core", "play_game_env", "play_match", "seed_agents",
 ]
+
+
+CUBE_ACTIONS = ("doubles", "takes", "drops", "beavers")
+"""The cube actions counted per side in cubeful evaluation."""
+_CUBE_KEY = {DOUBLE: "doubles", TAKE: "takes", DROP: "drops", BEAVER: "beavers"}
+
+
+@dataclass
+class CubeLog:
+    """One game's cube actions per side (``counts[side]``) and its final cube value."""
+
+    counts: tuple[dict, dict] = field(
+        default_factory=lambda: (dict.fromkeys(CUBE_ACTIONS, 0), dict.fromkeys(CUBE_ACTIONS, 0)))
+    final_cube: int = 1
+
+    def count(self, game: Game, action: int) -> None:
+        """Count ``action`` of ``game``'s actor if it is a cube action."""
+        key = _CUBE_KEY.get(int(action)) if game.phase != Phase.MOVE else None
+        if key is not None:
+            self.counts[game.actor][key] += 1
 
 
 @dataclass
@@ -54,6 +78,25 @@ class MatchStats:
     gammons_lost: int = 0
     backgammons_lost: int = 0
     drops: int = 0
+    cube_a: dict = field(default_factory=lambda: dict.fromkeys(CUBE_ACTIONS, 0))
+    """A's cube actions over all games (cubeful evaluation): doubles (redoubles
+    included), takes, drops, beavers."""
+    cube_b: dict = field(default_factory=lambda: dict.fromkeys(CUBE_ACTIONS, 0))
+    """B's cube actions, the same."""
+    final_cubes: list[int] = field(default_factory=list)
+    """The cube value at the end of each game (before the refused double for a drop)."""
+
+    def add_cube(self, log: "CubeLog", a_side: int) -> None:
+        """Add one game's cube actions and final cube value."""
+        for mine, side in ((self.cube_a, a_side), (self.cube_b, 1 - a_side)):
+            for key, n in log.counts[side].items():
+                mine[key] += n
+        self.final_cubes.append(int(log.final_cube))
+
+    @property
+    def average_cube(self) -> float:
+        """The average final cube value (0 when no cubeful game was recorded)."""
+        return float(np.mean(self.final_cubes)) if self.final_cubes else 0.0
 
     def add(self, points: int, outcome: str) -> None:
         self.games += 1
@@ -88,8 +131,12 @@ class MatchStats:
         return 1.96 * float(np.std(self.points, ddof=1)) / math.sqrt(self.games)
 
     def summary(self) -> dict:
-        d = {k: v for k, v in asdict(self).items() if k != "points"}
+        d = {k: v for k, v in asdict(self).items() if k not in ("points", "final_cubes")}
         d.update(win_rate=self.win_rate, ppg=self.ppg, ppg_ci95=self.ppg_ci95)
+        if not self.final_cubes:  # cubeless: no cube figures
+            del d["cube_a"], d["cube_b"]
+        else:
+            d["average_cube"] = self.average_cube
         return d
 
     def table(self) -> str:
@@ -100,44 +147,72 @@ class MatchStats:
             f"  points/game     {self.ppg:+.3f} +- {self.ppg_ci95:.3f} (95% CI)",
             f"  gammons         won {self.gammons_won / g:6.1%}  lost {self.gammons_lost / g:6.1%}",
             f"  backgammons     won {self.backgammons_won / g:6.1%}  lost {self.backgammons_lost / g:6.1%}",
-        ])
+        ] + self._cube_lines())
+
+    def _cube_lines(self) -> list[str]:
+        if not self.final_cubes:
+            return []
+        lines = [f"  cube actions    {'':14s}" + "".join(f"{k:>9s}" for k in CUBE_ACTIONS)]
+        for name, counts in ((self.agent_a, self.cube_a), (self.agent_b, self.cube_b)):
+            lines.append(f"    {name[:26]:26s}" + "".join(f"{counts[k]:9d}" for k in CUBE_ACTIONS))
+        lines.append(f"  average cube    {self.average_cube:.2f} (final cube value per game)")
+        return lines
 
 
 def play_game_core(agents: tuple[PlayAgent, PlayAgent], seed: int, rules: Rules,
-                   on_game=None) -> tuple[int, str, int]:
-    """One cubeless game on the core; returns (winning side, outcome, points).
+                   on_game=None, cube_log: "CubeLog | None" = None) -> tuple[int, str, int]:
+    """One game on the core; returns (winning side, outcome, points). With the cube on
+    (``rules.cube``), agents decide it through ``cube_action(view, legal)`` with a
+    :class:`MatchView` of no match (a money game); ``cube_log`` records the cube.
     ``on_game``: called with the finished :class:`Game`, its ``events`` kept (for records)."""
     rng = np.random.default_rng(seed)
     game = Game(rules)
     if on_game is not None:
         game.events = []
     game.opening(rng)
+    view = MatchView(None)
+    view.game = game
     while game.phase != Phase.OVER:
+        if game.phase != Phase.MOVE:  # a cube decision
+            action = agents[game.actor].cube_action(view, game.legal_actions())
+            if cube_log is not None:
+                cube_log.count(game, action)
+            game.step(action, rng)
+            continue
         plays = game.legal_continuations()
-        play = agents[game.turn].choose_play(plays, None) if len(plays) > 1 else plays[0]
+        play = agents[game.turn].choose_play(plays, view) if len(plays) > 1 else plays[0]
         game.play(play, rng)
     if on_game is not None:
         on_game(game)
     r = game.result
+    if cube_log is not None:
+        cube_log.final_cube = r.cube_value
     return r.winner, r.outcome, r.points
 
 
-def play_game_env(agents, seed: int, config: dict, on_game=None) -> tuple[int, str, int]:
-    """One game through the raw env (cube included); returns (winning side, outcome, points).
-    ``on_game``: called with the finished :class:`Game` (not a truncated one), its
-    ``events`` kept (for records; the env then plays on the Game, with the same dice)."""
+def play_game_env(agents, seed: int, config: dict, on_game=None,
+                  cube_log: "CubeLog | None" = None) -> tuple[int, str, int]:
+    """One game through the raw env (cube included); returns (winning side, outcome,
+    points); ``cube_log`` records the cube. ``on_game``: called with the finished
+    :class:`Game` (not a truncated one), its ``events`` kept (for records; the env then
+    plays on the Game, with the same dice)."""
     env = backgammon_v0.raw_env(**config)
     env.reset(seed=seed)
     if on_game is not None:
         env.game.events = []
     while not env.terminations["player_0"] and not env.truncations["player_0"]:
         side = env.possible_agents.index(env.agent_selection)
-        env.step(agents[side].act(env))
+        action = agents[side].act(env)
+        if cube_log is not None:
+            cube_log.count(env.game, action)
+        env.step(action)
     info = env.infos["player_0"]
     if not info:  # truncated
         return -1, "truncated", 0
     if on_game is not None:
         on_game(env.game)
+    if cube_log is not None:
+        cube_log.final_cube = int(info["cube_value"])
     return env.possible_agents.index(info["winner"]), info["outcome"], info["points"]
 
 
@@ -158,7 +233,7 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
     stats = MatchStats(name_a, name_b)
     config = dict(config, cube=cube)
-    core = not cube and isinstance(agent_a, PlayAgent) and isinstance(agent_b, PlayAgent)
+    core = isinstance(agent_a, PlayAgent) and isinstance(agent_b, PlayAgent)
     rules = Rules(**{k: v for k, v in config.items() if k in Rules.keys()})
     if record is not None:
         from bg_env.records import check_rules
@@ -167,13 +242,16 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
     for game_seed, a_side, seats in _paired_seats(agent_a, agent_b, games, seed,
                                                   progress and f"{name_a} vs {name_b}"):
         on_game = None if record is None else partial(record.add_game, first_side=a_side)
+        log = CubeLog() if cube else None
         if core:
-            winner, outcome, points = play_game_core(seats, game_seed, rules, on_game)
+            winner, outcome, points = play_game_core(seats, game_seed, rules, on_game, log)
         else:
-            winner, outcome, points = play_game_env(seats, game_seed, config, on_game)
+            winner, outcome, points = play_game_env(seats, game_seed, config, on_game, log)
         if winner < 0:
             continue
         stats.add(points if winner == a_side else -points, outcome)
+        if cube:
+            stats.add_cube(log, a_side)
     return stats
 
 

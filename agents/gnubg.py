@@ -2,8 +2,12 @@
 
 Each candidate play's result is evaluated by gnubg-nn at the given ply from the side of
 the opponent, who is then on roll; the agent picks the play whose result leaves the
-opponent the lowest cubeless equity. Cubeless: never doubles, always takes. Only this
-module imports gnubg-nn, and only when the agent is created.
+opponent the lowest cubeless equity. The cube: gnubg-nn's Python bindings give no cubeful
+money evaluation (``evaluate_cube_decision`` answers "Not implemented for money"), so the
+agent decides it from gnubg's own probabilities at the same ply with :mod:`agents.cube`
+(Janowski in money play, which is what GNU Backgammon's 0-ply cubeful money evaluation
+does; the match equity table at a match score). Only this module imports gnubg-nn, and
+only when the agent is created.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import PlayAgent
+from .cube import CubeSettings, cube_action
 
 __all__ = ["GnubgAgent"]
 
@@ -25,8 +30,9 @@ class GnubgAgent(PlayAgent):
 
     name = "gnubg"
 
-    def __init__(self, plies: int = 0) -> None:
+    def __init__(self, plies: int = 0, cube_settings: CubeSettings | None = None) -> None:
         super().__init__()
+        self.cube_settings = cube_settings or CubeSettings()
         try:
             import gnubg_nn
         except ImportError as exc:
@@ -49,3 +55,10 @@ class GnubgAgent(PlayAgent):
             probs = self._gnubg.probabilities(result.swap().gnubg_board(), self.plies)
             scores.append(-_equity(probs))
         return plays[int(np.argmax(scores))]
+
+    def probabilities(self, position) -> np.ndarray:
+        """gnubg's five cubeless probabilities of the player on roll in ``position``."""
+        return np.array(self._gnubg.probabilities(position.gnubg_board(), self.plies), float)
+
+    def cube_action(self, env, legal: list[int]) -> int:
+        return cube_action(env, legal, self.probabilities, self.cube_settings)

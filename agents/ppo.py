@@ -29,16 +29,19 @@ import torch
 from torch import nn
 
 from bg_env.core.moves import Play
-from bg_env.envs.play_env import N_FEATURES, order_candidates, play_features
+from bg_env.envs.play_env import N_FEATURES, candidate_features, order_candidates, play_features
 
 from .base import PlayAgent
+from .cube import CubeSettings, cube_action, probabilities_from_equity
 
-__all__ = ["PPOAgent", "ACTIVATIONS", "mlp", "build_actor", "load_actor"]
+__all__ = ["PPOAgent", "ACTIVATIONS", "mlp", "build_actor", "load_actor", "load_critic"]
 
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 """Hidden-layer activations by name (the ``activation`` setting)."""
 ACTOR_PREFIX = "mlp_extractor.actor."
 """Where the actor's weights sit in the SB3 policy's state dict."""
+CRITIC_PREFIX = "mlp_extractor.critic."
+"""Where the critic's weights sit (the same layout as the actor's)."""
 
 
 def mlp(sizes: list[int], activation: str) -> nn.Sequential:
@@ -66,6 +69,16 @@ def load_actor(path: str) -> nn.Sequential:
         FileNotFoundError: no file at ``path`` (named).
         ValueError: the file is not such an archive (named, with what is missing).
     """
+    return _load_net(path, ACTOR_PREFIX, "actor")
+
+
+def load_critic(path: str) -> nn.Sequential:
+    """The critic saved beside the actor (same layout: row -> the afterstate's value for
+    the player who just moved); used for cube decisions. Raises as :func:`load_actor`."""
+    return _load_net(path, CRITIC_PREFIX, "critic")
+
+
+def _load_net(path: str, prefix: str, what: str) -> nn.Sequential:
     if not os.path.exists(path):
         raise FileNotFoundError(f"PPO model file {path!r} does not exist")
     try:
@@ -76,33 +89,41 @@ def load_actor(path: str) -> nn.Sequential:
     except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
         raise ValueError(f"PPO model file {path!r}: not a saved PPO model ({exc})") from None
     kwargs = data.get("policy_kwargs") or {}
-    actor = build_actor(kwargs.get("net_arch") or [128], kwargs.get("activation_fn", "tanh"))
-    state = {k[len(ACTOR_PREFIX):]: v for k, v in weights.items() if k.startswith(ACTOR_PREFIX)}
+    net = build_actor(kwargs.get("net_arch") or [128], kwargs.get("activation_fn", "tanh"))
+    state = {k[len(prefix):]: v for k, v in weights.items() if k.startswith(prefix)}
     try:
-        actor.load_state_dict(state)
+        net.load_state_dict(state)
     except RuntimeError as exc:
-        raise ValueError(f"PPO model file {path!r}: the actor's weights do not fit "
+        raise ValueError(f"PPO model file {path!r}: the {what}'s weights do not fit "
                          f"net_arch={kwargs.get('net_arch')} ({exc})") from None
-    return actor
+    return net
 
 
 class PPOAgent(PlayAgent):
-    """Plays the legal play whose afterstate the actor scores highest (deterministic,
-    cubeless: never doubles, always takes).
+    """Plays the legal play whose afterstate the actor scores highest (deterministic);
+    decides the cube from the critic's value (:meth:`probabilities`, :mod:`agents.cube`).
 
     Args:
         actor: a module mapping ``(M, N_FEATURES)`` rows to ``(M, 1)`` logits (a
             :class:`~agents.ppo_policy.CandidateNet`'s ``actor``), or a policy / model
             holding one. A copy is kept, on the CPU.
         max_candidates: cut the legal plays to the env's K first (``None``: score all).
+        critic: the critic (same row layout, one value), for cube decisions; taken from
+            ``actor`` when that is a policy or model. Without one the agent never doubles
+            and always takes.
     """
 
     name = "ppo"
 
-    def __init__(self, actor, max_candidates: int | None = None) -> None:
+    def __init__(self, actor, max_candidates: int | None = None, critic=None) -> None:
         super().__init__()
         if hasattr(actor, "policy"):  # a MaskablePPO model
             actor = actor.policy
+        if critic is None:
+            critic = getattr(getattr(actor, "mlp_extractor", None), "critic", None)
+        self.critic = None if critic is None else copy.deepcopy(critic).cpu().eval()
+        """Row -> the afterstate's value for the mover (for the cube), when loaded from a model."""
+        self.cube_settings = CubeSettings()
         if hasattr(actor, "mlp_extractor"):  # a CandidatePolicy
             actor = actor.mlp_extractor.actor
         self.actor = copy.deepcopy(actor).cpu().eval()
@@ -123,8 +144,22 @@ class PPOAgent(PlayAgent):
         ordered, logits = self.scores(plays)
         return ordered[int(np.argmax(logits))]
 
+    def probabilities(self, position) -> np.ndarray:
+        """Five probabilities of the player on roll in ``position`` from the critic's value
+        of the same board as the opponent's afterstate (an equity in points, negated),
+        through :func:`agents.cube.probabilities_from_equity` (an approximation: PPO has
+        no probability outputs)."""
+        row = candidate_features(np.array([position.opp]), np.array([position.me]))
+        with torch.no_grad():
+            return probabilities_from_equity(-float(self.critic(torch.from_numpy(row))[0, 0]))
+
+    def cube_action(self, env, legal: list[int]) -> int:
+        if self.critic is None:  # an actor alone: no value to judge the cube by
+            return super().cube_action(env, legal)
+        return cube_action(env, legal, self.probabilities, self.cube_settings)
+
     @classmethod
     def load(cls, path: str, max_candidates: int | None = None) -> "PPOAgent":
         """Load a model saved by :func:`agents.train_ppo.train_ppo` (``model.zip``,
         ``checkpoint.zip``); see :func:`load_actor`."""
-        return cls(load_actor(path), max_candidates)
+        return cls(load_actor(path), max_candidates, critic=load_critic(path))

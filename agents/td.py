@@ -32,6 +32,7 @@ from bg_env.envs.observation import encode_boards
 from bg_env.envs.play_env import candidate_features, play_features
 
 from .base import PlayAgent
+from .cube import CubeSettings, cube_action
 from .model_files import ModelFileError, load_torch_file
 
 __all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES"]
@@ -118,14 +119,32 @@ class TDNet(nn.Module):
 
 
 class TDAgent(PlayAgent):
-    """Plays the legal play whose afterstate the network rates best (0-ply, cubeless:
-    never doubles, always takes)."""
+    """Plays the legal play whose afterstate the network rates best (0-ply); decides the
+    cube from the same network's five probabilities (:mod:`agents.cube`: Janowski in
+    money play, the match equity table at a match score).
+
+    Args:
+        net: the evaluator.
+        cube_settings: the cube-life settings (:class:`~agents.cube.CubeSettings`).
+    """
 
     name = "td"
 
-    def __init__(self, net: TDNet) -> None:
+    def __init__(self, net: TDNet, cube_settings: CubeSettings | None = None) -> None:
         super().__init__()
         self.net = net.eval()
+        self.cube_settings = cube_settings or CubeSettings()
+
+    def probabilities(self, position: Position) -> np.ndarray:
+        """The five cubeless probabilities of the player on roll in ``position`` (before
+        his roll): the network's view of the same board as the opponent's afterstate,
+        flipped."""
+        with torch.inference_mode():
+            v = self.net(torch.from_numpy(position_features([position.swap()])))[0]
+        return flip_outputs(v).numpy().astype(float)
+
+    def cube_action(self, env, legal: list[int]) -> int:
+        return cube_action(env, legal, self.probabilities, self.cube_settings)
 
     def choose_play(self, plays: list[Play], env=None) -> Play:
         if len(plays) == 1:
