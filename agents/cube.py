@@ -38,9 +38,10 @@ Money play -- Janowski's cube-life interpolation
         double/take  DT = r E(x; opponent owns the cube)
         double/pass  DP = +1
 
-    and doubles when ``min(DT, DP) > ND``. The verdicts (:attr:`CubeVerdict.kind`):
+    and doubles when ``min(DT, DP) > ND`` (on a tie ``DP = ND <= DT`` it cashes). The
+    verdicts (:attr:`CubeVerdict.kind`):
     *no double* (ND >= DT, opponent takes), *double, take* (ND < DT <= DP), *double,
-    pass* (ND < DP <= DT) and *too good* (DT >= DP and ND > DP: play on for the gammon).
+    pass* (ND <= DP < DT) and *too good* (DT >= DP and ND > DP: play on for the gammon).
     The doubled player takes when ``r E(x; he owns the cube) >= -1`` and beavers (when
     the rules allow it) when beavering gives him more than taking: the doubler then
     takes (``r' E(x; beaverer owns it)``, ``r'`` = the beavered cube over the current
@@ -122,8 +123,12 @@ class CubeVerdict:
 
     @property
     def double(self) -> bool:
-        """Doubling beats not doubling (whatever the opponent answers)."""
-        return min(self.double_take, self.double_pass) > self.no_double
+        """Doubling beats not doubling (whatever the opponent answers), or the opponent
+        must pass and passing gives at least what playing on does (a cash, as gnubg
+        calls a tie: a certain gammonless win is "double, pass")."""
+        if not self.take:
+            return self.double_pass >= self.no_double
+        return self.double_take > self.no_double
 
     @property
     def take(self) -> bool:

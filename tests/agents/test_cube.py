@@ -69,6 +69,11 @@ def test_a_gammonless_90_percent_position_is_double_pass():
     assert verdict.double and not verdict.take and verdict.kind == "double, pass"
 
 
+def test_a_certain_gammonless_win_is_cashed():
+    verdict = money_verdict([1.0, 0.0, 0.0, 0.0, 0.0], X)
+    assert verdict.no_double == verdict.double_pass == 1.0 and verdict.kind == "double, pass"
+
+
 def test_a_closeout_with_gammons_is_too_good_and_jacoby_makes_it_a_double():
     assert money_verdict(CLOSEOUT, X).kind == "too good"
     # Jacoby, cube centred: the gammons count only after a double, so cash it now
@@ -146,6 +151,28 @@ def test_at_two_away_two_away_the_window_opens_at_50_percent():
     # the taker needs 1 - 0.67736 (his MWC 1-away v 2-away Crawford after a drop)
     assert match_verdict([0.66, 0, 0, 0, 0], match, 0, 1).kind == "double, take"
     assert match_verdict([0.69, 0, 0, 0, 0], match, 0, 1).kind == "double, pass"
+
+
+def test_td_plays_matches_with_its_cube(agents):
+    from agents.evaluate import play_match
+
+    class Counting:  # td, counting its doubles at each kind of score
+        def __init__(self, inner):
+            self.inner, self.asked = inner, []
+
+        def act(self, view):
+            game = view.game
+            action = self.inner.act(view)
+            if game.phase == Phase.CUBE:
+                self.asked.append((view.match.crawford, view.match.post_crawford, action))
+            return action
+
+    seats = (Counting(agents["td"]), Counting(agents["td"]))
+    match = play_match(seats, length=5, seed=3)
+    assert match.is_over  # (Match.record refuses a Crawford game with a turned cube)
+    asked = seats[0].asked + seats[1].asked
+    assert not any(crawford for crawford, _, _ in asked)  # never asked in the Crawford game
+    assert any(action == DOUBLE for _, _, action in asked)
 
 
 # ------------------------------------------------------------------ wired agents
