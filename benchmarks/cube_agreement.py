@@ -53,7 +53,7 @@ def self_play_positions(games: int, seed: int) -> list:
     td = load_agent("td")
     seen, out = set(), []
     for i in range(games):
-        rng = np.random.default_rng(seed + i)
+        rng = np.random.default_rng([seed, i])
         game = Game(Rules(cube=False))
         game.opening(rng)
         while game.phase != Phase.OVER:
