@@ -360,3 +360,9 @@ class CubeNaive(PlayAgent):
 
     def choose_play(self, plays, env=None):
         return self.inner.choose_play(plays, env)
+
+    def __getattr__(self, name: str):
+        """Anything else (``seed``, ``own_seed``, ...) is the wrapped agent's."""
+        if name == "inner":  # not set yet
+            raise AttributeError(name)
+        return getattr(self.inner, name)

@@ -270,6 +270,15 @@ def test_cube_naive_keeps_the_checker_play_and_never_doubles(agents):
     assert naive.choose_play(plays) is agents["td"].choose_play(plays)
     with pytest.raises(ValueError, match="whole plays"):
         CubeNaive(object())
+    from agents import RandomAgent
+
+    wrapped = CubeNaive(RandomAgent())  # an evaluation seeds the wrapped agent
+    assert wrapped.own_seed is None
+    wrapped.seed(5)
+    reference = RandomAgent(5)
+    many = Position.start().legal_plays((6, 5)) + Position.start().legal_plays((4, 2))
+    assert [wrapped.choose_play(many) for _ in range(8)] == \
+        [reference.choose_play(many, None) for _ in range(8)]
 
 
 def test_cubeful_evaluation_counts_cube_actions_per_side(agents):
