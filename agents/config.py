@@ -24,7 +24,7 @@ import yaml
 
 __all__ = [
     "load_config", "load_env_options", "parse_overrides", "ConfigError", "find_config",
-    "packaged_configs", "require_at_least",
+    "packaged_configs", "require_at_least", "refuse_rewind",
 ]
 
 T = TypeVar("T")
@@ -95,6 +95,17 @@ def require_at_least(obj: Any, low: float, *names: str) -> None:
         if not isinstance(value, (int, float)) or isinstance(value, bool) or \
                 not math.isfinite(value) or value < low:
             raise ConfigError(f"{name}={value!r}: expected a number of {low:g} or more")
+
+
+def refuse_rewind(checkpoint: str | os.PathLike, done: int, key: str, target: int,
+                  unit: str) -> None:
+    """``--resume`` never rewinds: raise :class:`ConfigError` when the run's length
+    ``key=target`` is below the ``done`` ``unit`` (games, steps) that ``checkpoint`` holds;
+    the message names both and what to set. Call it before anything is written."""
+    if target < done:
+        raise ConfigError(f"--resume: {str(checkpoint)!r} has {done} {unit} done, more than "
+                          f"{key}={target}; set {key} to {done} or more to continue "
+                          f"(resuming does not rewind)")
 
 
 def load_config(cls: type[T], path: str | os.PathLike | None = None,

@@ -14,12 +14,14 @@ archive's JSON settings and its weights (``weights_only=True``).
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import re
+import zipfile
 from typing import Any
 
-__all__ = ["ModelFileError", "load_torch_file"]
+__all__ = ["ModelFileError", "load_torch_file", "load_torch_member"]
 
 
 class ModelFileError(ValueError):
@@ -35,22 +37,49 @@ def load_torch_file(path: str | os.PathLike, what: str = "model") -> Any:
         ModelFileError: the file holds objects other than tensors and plain data (refused,
             nothing in it ran), or it is truncated or not a torch file.
     """
-    import torch
-
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{what} file {str(path)!r} does not exist")
+    return _safe_load(path, f"{what} file {str(path)!r}")
+
+
+def load_torch_member(path: str | os.PathLike, member: str, what: str = "model") -> Any:
+    """What ``torch.save`` wrote into ``member`` of the zip archive ``path`` (an SB3
+    ``.zip`` holds ``policy.pth``; a PPO checkpoint also ``training_state.pt``), read as
+    :func:`load_torch_file` reads a file.
+
+    Raises:
+        FileNotFoundError: no file at ``path`` (named).
+        ModelFileError: ``path`` is not a zip archive (truncated?), has no ``member``, or
+            the member is refused or unreadable as in :func:`load_torch_file` (named).
+    """
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{what} file {str(path)!r} does not exist")
+    where = f"{what} file {str(path)!r}"
     try:
-        return torch.load(path, map_location="cpu", weights_only=True)
+        with zipfile.ZipFile(path) as archive:
+            data = archive.read(member)
+    except zipfile.BadZipFile as exc:
+        raise ModelFileError(f"{where} is truncated or not a zip archive ({exc})") from None
+    except KeyError:
+        raise ModelFileError(f"{where} has no member {member!r}") from None
+    return _safe_load(io.BytesIO(data), f"{where} (member {member!r})")
+
+
+def _safe_load(source: Any, where: str) -> Any:
+    """``torch.load(source, weights_only=True)`` on the CPU; errors start with ``where``."""
+    import torch
+
+    try:
+        return torch.load(source, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as exc:
         found = re.search(r"GLOBAL\s+([\w.]+)", str(exc))
         if found:
             raise ModelFileError(
-                f"{what} file {str(path)!r} holds pickled objects other than tensors and plain "
+                f"{where} holds pickled objects other than tensors and plain "
                 f"data ({found.group(1)}); refused, nothing in it ran") from None
-        raise ModelFileError(f"{what} file {str(path)!r} is not a torch file "
-                             f"({_first_line(exc)})") from None
+        raise ModelFileError(f"{where} is not a torch file ({_first_line(exc)})") from None
     except (RuntimeError, EOFError, KeyError, ValueError, OSError) as exc:
-        raise ModelFileError(f"{what} file {str(path)!r} is truncated or not a torch file "
+        raise ModelFileError(f"{where} is truncated or not a torch file "
                              f"({type(exc).__name__}: {_first_line(exc)})") from None
 
 

@@ -34,7 +34,7 @@ import torch
 
 from bg_env.core.game import Game, Phase, Rules
 
-from .config import require_at_least
+from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
@@ -330,10 +330,7 @@ def _resume(ckpt_path: str, cfg: TDConfig, net: TDNet, opt, rng) -> tuple[int, l
         raise FileNotFoundError(f"--resume: no checkpoint at {ckpt_path!r}")
     blob = load_torch_file(ckpt_path, "TD checkpoint")
     start = int(blob["games"])
-    if cfg.games < start:
-        raise ValueError(f"--resume: {ckpt_path!r} has {start} games done, more than "
-                         f"games={cfg.games}; set games to {start} or more to continue "
-                         f"(resuming does not rewind)")
+    refuse_rewind(ckpt_path, start, "games", cfg.games, "games")
     net.load_state_dict(blob["state_dict"])
     opt.load_state_dict(blob["optimizer"])
     for group in opt.param_groups:  # the config's rate, not the checkpoint's
