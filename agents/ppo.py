@@ -1,5 +1,5 @@
 """The PPO baseline's agent: plays with an afterstate scorer trained by
-:mod:`agents.train_ppo` (``bg-env train configs/ppo.yaml``).
+:mod:`agents.train_ppo` (``bg-env train ppo``, the shipped config).
 
 Loading and playing need only torch and numpy: :meth:`PPOAgent.load` reads the saved
 ``model.zip`` (or a training ``checkpoint.zip``) as a zip archive, the settings from its
@@ -19,7 +19,6 @@ past the env's K (the network is per candidate), unless ``max_candidates`` is gi
 from __future__ import annotations
 
 import copy
-import io
 import json
 import os
 import zipfile
@@ -33,6 +32,7 @@ from bg_env.envs.play_env import N_FEATURES, candidate_features, order_candidate
 
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action, probabilities_from_equity
+from .model_files import ModelFileError, load_torch_member
 
 __all__ = ["PPOAgent", "ACTIVATIONS", "mlp", "build_actor", "load_actor", "load_critic"]
 
@@ -67,7 +67,8 @@ def load_actor(path: str) -> nn.Sequential:
 
     Raises:
         FileNotFoundError: no file at ``path`` (named).
-        ValueError: the file is not such an archive (named, with what is missing).
+        ModelFileError: the file is not such an archive, is truncated, or holds more than
+            weights (a :class:`ValueError`; named, with what is wrong).
     """
     return _load_net(path, ACTOR_PREFIX, "actor")
 
@@ -84,17 +85,16 @@ def _load_net(path: str, prefix: str, what: str) -> nn.Sequential:
     try:
         with zipfile.ZipFile(path) as archive:
             data = json.loads(archive.read("data"))
-            weights = torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu",
-                                 weights_only=True)
     except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
-        raise ValueError(f"PPO model file {path!r}: not a saved PPO model ({exc})") from None
+        raise ModelFileError(f"PPO model file {path!r}: not a saved PPO model ({exc})") from None
+    weights = load_torch_member(path, "policy.pth", "PPO model")
     kwargs = data.get("policy_kwargs") or {}
     net = build_actor(kwargs.get("net_arch") or [128], kwargs.get("activation_fn", "tanh"))
     state = {k[len(prefix):]: v for k, v in weights.items() if k.startswith(prefix)}
     try:
         net.load_state_dict(state)
     except RuntimeError as exc:
-        raise ValueError(f"PPO model file {path!r}: the {what}'s weights do not fit "
+        raise ModelFileError(f"PPO model file {path!r}: the {what}'s weights do not fit "
                          f"net_arch={kwargs.get('net_arch')} ({exc})") from None
     return net
 

@@ -1,4 +1,5 @@
-"""Training the PPO baseline: MaskablePPO on afterstates (``bg-env train configs/ppo.yaml``).
+"""Training the PPO baseline: MaskablePPO on afterstates (``bg-env train ppo``, the shipped
+config ``agents/configs/ppo.yaml``).
 
 Reads top to bottom: the opponent pool of self-play, the settings, then the training loop
 with progress bar, periodic evaluation (report + learning curve), checkpoints and
@@ -24,13 +25,15 @@ Seeds: the same ``seed`` gives the same run (SB3 seeds torch, numpy and the envs
 env's pool has its own generator seeded from ``seed`` and the env's index), with one
 worker or several. A resumed run continues the step count, the weights, the optimiser and
 the snapshots, but not the envs' generators, so it is not bit-identical to an
-uninterrupted one.
+uninterrupted one. Resuming never rewinds: ``total_steps`` below the steps already done is
+refused before anything is written. Evaluations are logged (``logging``, INFO), not printed.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import time
 import zipfile
@@ -48,9 +51,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from . import load_agent
+from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
-from .model_files import load_torch_file
+from .model_files import load_torch_file, load_torch_member
 from .ppo import ACTIVATIONS, PPOAgent, build_actor
 from .ppo_policy import POOLINGS, CandidatePolicy
 from .proc_vec_env import ProcessVecEnv
@@ -63,6 +67,8 @@ _NOT_IN_MODEL = ["_last_obs", "_last_original_obs", "_last_episode_starts"]
 """Rollout state left out of ``model.zip`` (the envs' last observations: ~1 MB)."""
 STATE_MEMBER = "training_state.pt"
 """The member of ``checkpoint.zip`` beside SB3's own (not ``.pth``: SB3 would load it)."""
+
+logger = logging.getLogger(__name__)
 
 
 # ------------------------------------------------------------------ self-play pool
@@ -135,7 +141,8 @@ class PoolOpponent(gym.Wrapper):
 # ------------------------------------------------------------------ settings
 @dataclass
 class PPOConfig:
-    """Settings of a MaskablePPO training run (mirrored by ``configs/ppo.yaml``)."""
+    """Settings of a MaskablePPO training run (the shipped ``ppo`` config,
+    ``agents/configs/ppo.yaml``, sets each of them; ``bg-env train ppo``)."""
 
     algo: str = "ppo"
     """Which trainer reads this file."""
@@ -215,6 +222,17 @@ class PPOConfig:
     def __post_init__(self) -> None:
         if self.algo != "ppo":
             raise ValueError(f"algo={self.algo!r}: this trainer is for 'ppo'")
+        require_at_least(self, 1, "total_steps", "n_envs", "workers", "n_steps", "batch_size",
+                         "n_epochs", "max_candidates", "pool_size", "snapshot_every",
+                         "eval_games", "checkpoint_every", "torch_threads")
+        require_at_least(self, 0, "eval_every", "final_eval_games", "max_minutes",
+                         "target_kl", "ent_coef", "vf_coef")
+        for name in ("learning_rate", "clip_range", "max_grad_norm"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name}={getattr(self, name)!r}: expected a positive number")
+        for name in ("gamma", "gae_lambda"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name}={getattr(self, name)!r}: expected 0..1")
         if self.activation not in ACTIVATIONS:
             raise ValueError(
                 f"activation={self.activation!r}: expected one of {list(ACTIVATIONS)}")
@@ -361,32 +379,42 @@ def _checkpoint(model, cfg: PPOConfig, history: list, state: dict) -> None:
 def read_checkpoint(run_dir: str) -> dict:
     """The training state saved in ``run_dir/checkpoint.zip`` (a checkpoint written
     before it held one reads ``checkpoint.pt`` beside it), read with
-    ``weights_only=True``.
+    ``weights_only=True``; ``"steps"`` is the step count it was taken at.
 
     Raises:
         FileNotFoundError: no checkpoint in ``run_dir`` (named).
+        ModelFileError: a truncated or foreign checkpoint (the message names the file).
     """
     path = os.path.join(run_dir, "checkpoint.zip")
     if not os.path.exists(path):
         raise FileNotFoundError(f"--resume: no checkpoint at {path!r}")
-    with zipfile.ZipFile(path) as archive:
-        if STATE_MEMBER in archive.namelist():
-            return torch.load(io.BytesIO(archive.read(STATE_MEMBER)), map_location="cpu",
-                              weights_only=True)
-    legacy = load_torch_file(os.path.join(run_dir, "checkpoint.pt"), "PPO checkpoint")
+    legacy_path = os.path.join(run_dir, "checkpoint.pt")
+    if _has_member(path, STATE_MEMBER) or not os.path.exists(legacy_path):
+        return load_torch_member(path, STATE_MEMBER, "PPO checkpoint")
+    legacy = load_torch_file(legacy_path, "PPO checkpoint")
     return {**legacy, "snapshots": legacy["pool"]["snapshots"]}
 
 
-def _log_eval(entry: dict, logger=None) -> None:
+def _has_member(path: str, member: str) -> bool:
+    """Whether the zip archive ``path`` holds ``member`` (False when it is no archive)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return member in archive.namelist()
+    except zipfile.BadZipFile:
+        return False
+
+
+def _log_eval(entry: dict, sb3_logger=None) -> None:
+    """Log the evaluation ``entry`` (and record it in SB3's ``progress.csv`` when given)."""
     parts = []
     for spec, s in entry.items():
         if isinstance(s, dict):
             parts.append(f"{spec}: win {s['win_rate']:.1%} ppg {s['ppg']:+.3f}")
-            if logger is not None:
-                logger.record(f"eval/{spec}_ppg", s["ppg"])
-                logger.record(f"eval/{spec}_win_rate", s["win_rate"])
-    print(f"[{entry['steps']} steps, {entry['games']} games, {entry['seconds'] / 60:.1f} min] "
-          + "; ".join(parts), flush=True)
+            if sb3_logger is not None:
+                sb3_logger.record(f"eval/{spec}_ppg", s["ppg"])
+                sb3_logger.record(f"eval/{spec}_win_rate", s["win_rate"])
+    logger.info("[%d steps, %d games, %.1f min] %s", entry["steps"], entry["games"],
+                entry["seconds"] / 60, "; ".join(parts))
 
 
 def new_model(cfg: PPOConfig, venv, schedule, device: str) -> MaskablePPO:
@@ -406,12 +434,19 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
 
     Raises:
         FileNotFoundError: ``resume`` without a checkpoint in ``run_dir`` (named).
+        ModelFileError: ``resume`` from a truncated or foreign checkpoint (named).
+        ConfigError: ``resume`` with ``total_steps`` below the steps already done
+            (resuming does not rewind; nothing is written).
         ValueError: ``device: cuda`` without a GPU.
     """
-    torch.set_num_threads(cfg.torch_threads)
     device = resolve_device(cfg.device)
+    saved = None
+    if resume:
+        saved = read_checkpoint(cfg.run_dir)
+        refuse_rewind(os.path.join(cfg.run_dir, "checkpoint.zip"), int(saved["steps"]),
+                      "total_steps", cfg.total_steps, "steps")
+    torch.set_num_threads(cfg.torch_threads)
     os.makedirs(cfg.run_dir, exist_ok=True)
-    saved = read_checkpoint(cfg.run_dir) if resume else None
     lr = cfg.learning_rate
     schedule = (lambda left: lr * (0.1 + 0.9 * left)) if cfg.lr_decay else lr
     history: list[dict] = []
@@ -423,7 +458,9 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
                 os.path.join(cfg.run_dir, "checkpoint.zip"), env=venv, device=device,
                 custom_objects={"learning_rate": schedule, "lr_schedule": schedule,
                                 "policy_class": CandidatePolicy})
-            history = [h for h in saved["history"] if h["steps"] <= model.num_timesteps]
+            # the final evaluation at total_steps is done again
+            history = [h for h in saved["history"]
+                       if h["steps"] <= model.num_timesteps and h["steps"] < cfg.total_steps]
             state.update(games=saved["games"], seconds=saved["seconds"])
             for weights in saved["snapshots"]:
                 venv.env_method("add_snapshot", weights)

@@ -1,6 +1,7 @@
 """Training speed with 1..N worker processes: PPO games per minute (and TD with ``--td``).
 
-PPO: the settings of ``configs/ppo.yaml`` (16 games side by side, rollouts of 2048 steps),
+PPO: the settings of the shipped ``ppo`` config, ``agents/configs/ppo.yaml`` (16 games side
+by side, rollouts of 2048 steps),
 ``--rollouts`` rollouts and their updates per worker count, timed after the workers have
 started. Reported: games finished per minute of training (rollouts and updates), and the
 rollout phase alone (steps per second while the games are played). Same seed for every
