@@ -58,7 +58,7 @@ class HumanAgent(PlayAgent):
                  BOMB: "bomb"}
         choices = {names[a]: a for a in legal}
         prompt = f"Before rolling: [{'/'.join(choices)}] " if ROLL in legal else \
-            f"You are doubled to {env.game._pending}. [{'/'.join(choices)}] "
+            f"You are doubled to {env.game.pending_cube}. [{'/'.join(choices)}] "
         while True:
             text = self.ask(prompt).strip().lower() or ("roll" if ROLL in legal else "")
             if text in ("quit", "exit", "q"):

@@ -18,7 +18,7 @@ State of game ``i`` (:class:`Games` holds the arrays):
 * ``seeds[i]``: the state of the game's own random generator (splitmix64; dice are drawn
   as unbiased integers with Lemire's method). One seed, one game.
 
-The turn kernels (``_open``, ``_step``, ``_settle``...) also serve
+The turn kernels (``open_row``, ``step_row``, ``_settle``...) also serve
 :mod:`bg_env.core.engine`, whose one game draws its dice from a numpy ``Generator``: they
 take the dice source as ``seeds, i, fn, st`` and draw through :func:`_next_die`.
 
@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
-from .fast import _die_from, _mask_into, turn_plan
+from .fast import die_from, mask_into, turn_plan
 from .outcome import GAMMON_RULES
 
 __all__ = ["Games", "act", "reset_games", "start_episodes", "step_against_random", "OUTCOMES"]
@@ -96,10 +96,10 @@ def _die(seeds, i):
 def _next_die(seeds, i, fn, st):
     """One die from the dice source: game ``i``'s generator in ``seeds``, or, with
     ``seeds`` None, the numpy bit generator whose ``ctypes`` ``next_uint32`` and
-    ``state_address`` are ``fn`` and ``st`` (:func:`bg_env.core.fast._die_from`). Numba
+    ``state_address`` are ``fn`` and ``st`` (:func:`bg_env.core.fast.die_from`). Numba
     resolves the branch when it compiles, from the type of ``seeds``."""
     if seeds is None:
-        return _die_from(fn, st)
+        return die_from(fn, st)
     return _die(seeds, i)
 
 
@@ -278,7 +278,7 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
         if s[MOVES_LEFT] == 0:
             _end_turn(s, me, opp, rules, seeds, i, fn, st)
             continue
-        count, only = _mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
+        count, only = mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
                                  s[LARGER_ONLY], mask)
         if count != 1:
             return
@@ -287,7 +287,7 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
 
 
 @njit(cache=True)
-def _open(s, me, opp, rules, mask, seeds, i, fn, st):
+def open_row(s, me, opp, rules, mask, seeds, i, fn, st):
     """A new game from the standard start (:meth:`Game.opening`): each side rolls one die,
     ties re-rolled (doubling up to ``auto_doubles`` times, within ``max_cube``), the
     higher die plays both."""
@@ -318,7 +318,7 @@ def _open(s, me, opp, rules, mask, seeds, i, fn, st):
 
 
 @njit(cache=True)
-def _step(s, me, opp, rules, mask, action, seeds, i, fn, st):
+def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
     """:meth:`Game.step` with a legal ``action`` (unchecked: see ``mask``)."""
     phase = s[PHASE]
     if phase == P_MOVE:
@@ -352,7 +352,7 @@ def _act(s, me, opp, seeds, i, rules, mask, action):
     """:meth:`Game.step` for game ``i``; ``False`` (nothing changed) when illegal."""
     if action < 0 or action >= N_ACTIONS or not mask[action]:
         return False
-    _step(s, me, opp, rules, mask, action, seeds, i, 0, 0)
+    step_row(s, me, opp, rules, mask, action, seeds, i, 0, 0)
     return True
 
 
@@ -378,7 +378,7 @@ def reset_games(state, me, opp, seeds, rules, mask, which):
     """Start a new game in every ``i`` with ``which[i]``."""
     for i in range(state.shape[0]):
         if which[i]:
-            _open(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
+            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
 
 
 @njit(cache=True)
@@ -416,7 +416,7 @@ def start_episodes(state, me, opp, seeds, rules, mask, which, sides, learner, ma
             continue
         while True:
             sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
-            _open(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
+            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
             if _opponent_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i], sides[i],
                                max_turns) == 0:
                 break
@@ -445,7 +445,8 @@ class Games:
 
     def __init__(self, n: int, rules) -> None:
         self.n = n
-        self._rules_object = rules
+        self.game_rules = rules
+        """The :class:`~bg_env.core.game.Rules` the games are played under."""
         self.rules = np.array(
             [rules.cube, rules.jacoby, rules.beaver, rules.auto_doubles, rules.max_cube,
              GAMMON_RULES.index(rules.gammons), rules.cube_progression == "arithmetic"],
@@ -470,37 +471,6 @@ class Games:
         for i, s in enumerate(seeds):
             if s is not None or fresh:
                 self.seeds[i] = np.random.SeedSequence(s).generate_state(1, np.uint64)[0]
-
-    def game(self, i: int):
-        """Game ``i`` as a :class:`~bg_env.core.game.Game` in the same state (a copy, for
-        inspection and tests; its forced moves are already played)."""
-        from .game import Game, GameResult, Phase
-        from .moves import Move
-        from .position import Position
-
-        s = self.state[i].tolist()
-        phase = (Phase.CUBE, Phase.TAKE, Phase.BEAVER_TAKE, Phase.MOVE, Phase.OVER)[s[PHASE]]
-        me, opp = self.me[i].tolist(), self.opp[i].tolist()
-        g = Game(self._rules_object, Position(tuple(me), tuple(opp)), turn=s[TURN], phase=phase,
-                 cube_value=s[CUBE_VALUE], cube_owner=s[CUBE_OWNER],
-                 cube_turned=bool(s[CUBE_TURNED]), turns=s[TURNS])
-        g._pending = s[PENDING]
-        if phase == Phase.MOVE:
-            g.dice = (s[ROLL0], s[ROLL1])
-            g.remaining = s[DIE0:DIE0 + s[N_DICE]]
-            g.moves_left, g.larger_only = s[MOVES_LEFT], s[LARGER_ONLY]
-            g.played = [Move(c % 150 // 6 + 1, c % 6 + 1, c >= 150)
-                        for c in s[PLAYED0:PLAYED0 + s[N_PLAYED]]]
-            for m in reversed(g.played):  # back to the position the dice were rolled in
-                me[m.source] += 1
-                me[m.dest] -= 1
-                if m.hit:
-                    opp[25 - m.dest], opp[25] = 1, opp[25] - 1
-            g._turn_start = Position(tuple(me), tuple(opp))
-            g._settled = True
-        if phase == Phase.OVER:
-            g.result = GameResult(s[WINNER], OUTCOMES[s[OUTCOME]], s[CUBE_VALUE], s[POINTS])
-        return g
 
     def reset(self, which: np.ndarray | None = None) -> None:
         """Start new games (all, or where ``which`` is true)."""

@@ -9,20 +9,34 @@ decision by decision. The difference is the dice source (see
 :func:`bg_env.core.fast.roll_dice`), exactly as :class:`~bg_env.core.game.Game` draws
 them. So a game run here is the game :class:`~bg_env.core.game.Game` plays with the same
 generator, and the environment can hand a game over to a :class:`~bg_env.core.game.Game`
-at any decision (:meth:`bg_env.core.batch.Games.game`) and go on with the same dice.
+at any decision (:meth:`Game.from_games <bg_env.core.game.Game.from_games>`) and go on
+with the same dice.
 
 The legal actions are written into an ``int8[N_ACTIONS]`` mask (the environments'
 ``action_mask``). Kernels trust their input: :func:`act` expects a legal action.
 Standard rules only (no variants).
+
+:class:`EngineGame` holds one such game for an environment: its arrays, its mask and the
+addresses of the generator's bit generator. The addresses are read from the generator
+passed at each call (cached while it is the same object) and are never copied or pickled:
+a copy of an :class:`EngineGame` reads them again from its own (copied) generator, so a
+copied environment draws its own dice, in this process or another.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from .batch import PHASE, TURNS, _open, _step, actor
+from .actions import N_ACTIONS
+from .batch import (
+    CUBE_VALUE, OUTCOME, OUTCOMES, P_OVER, PHASE, POINTS, TURNS, WINNER, Games, actor, open_row,
+    step_row,
+)
+from .cube import GameResult
+from .kernel_io import bit_generator_pointers
 
-__all__ = ["open_game", "act"]
+__all__ = ["open_game", "act", "EngineGame"]
 
 
 @njit(cache=True)
@@ -31,7 +45,7 @@ def open_game(s, me, opp, rules, mask, fn, st):
     ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both.
     ``fn`` and ``st`` are the generator's ``ctypes`` ``next_uint32`` and
     ``state_address``. Returns ``(phase, actor, turns)``."""
-    _open(s, me, opp, rules, mask, None, 0, fn, st)
+    open_row(s, me, opp, rules, mask, None, 0, fn, st)
     return s[PHASE], actor(s), s[TURNS]
 
 
@@ -39,5 +53,78 @@ def open_game(s, me, opp, rules, mask, fn, st):
 def act(s, me, opp, rules, mask, action, fn, st):
     """:meth:`Game.step` with a legal ``action`` (unchecked: see ``mask``).
     Returns ``(phase, actor, turns)``."""
-    _step(s, me, opp, rules, mask, action, None, 0, fn, st)
+    step_row(s, me, opp, rules, mask, action, None, 0, fn, st)
     return s[PHASE], actor(s), s[TURNS]
+
+
+class EngineGame:
+    """One standard money game on the kernels, its dice drawn from the numpy ``Generator``
+    passed to :meth:`open` and :meth:`act` (as :class:`~bg_env.core.game.Game` draws them).
+
+    Attributes:
+        games: the game's arrays (a :class:`~bg_env.core.batch.Games` of one row).
+        mask: ``int8[N_ACTIONS]``, the legal actions of :attr:`actor` (kept up to date).
+        phase, actor, turns: after the last call (``P_OVER`` when the game is over).
+
+    Args:
+        rules: a :class:`~bg_env.core.game.Rules` (standard variant).
+    """
+
+    def __init__(self, rules) -> None:
+        self.games = Games(1, rules)
+        self.mask = np.zeros(N_ACTIONS, np.int8)
+        self.phase, self.actor, self.turns = P_OVER, 0, 0
+        self._derive()
+
+    def _derive(self) -> None:
+        """The views and the generator cache (never copied: see the module docstring)."""
+        g = self.games
+        self.row = (g.state[0], g.me[0], g.opp[0], g.rules)
+        self._rng, self._pointers = None, None
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        for name in ("row", "_rng", "_pointers"):
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._derive()
+
+    def pointers(self, rng):
+        """The dice kernel's view of ``rng`` (``None`` when it is not a numpy
+        ``Generator``: the kernels cannot draw from it)."""
+        if self._rng is not rng:
+            self._rng, self._pointers = rng, bit_generator_pointers(rng)
+        return self._pointers
+
+    def open(self, rng) -> bool:
+        """A new game from the opening roll; ``False`` (nothing done) when ``rng`` is not
+        a numpy ``Generator``."""
+        pointers = self.pointers(rng)
+        if pointers is None:
+            return False
+        self.phase, self.actor, self.turns = open_game(*self.row, self.mask, *pointers)
+        return True
+
+    def act(self, action: int, rng) -> bool:
+        """Play ``action`` if it is legal (``mask``) and ``rng`` a numpy ``Generator``;
+        ``False`` (nothing done) otherwise."""
+        if not (0 <= action < N_ACTIONS and self.mask[action]):
+            return False
+        pointers = self._pointers if self._rng is rng else self.pointers(rng)
+        if pointers is None:
+            return False
+        self.phase, self.actor, self.turns = act(*self.row, self.mask, action, *pointers)
+        return True
+
+    @property
+    def over(self) -> bool:
+        return self.phase == P_OVER
+
+    def result(self) -> GameResult:
+        """How the finished game ended."""
+        state = self.row[0]
+        return GameResult(int(state[WINNER]), OUTCOMES[int(state[OUTCOME])],
+                          int(state[CUBE_VALUE]), int(state[POINTS]))

@@ -276,7 +276,7 @@ def _max_usable(me, occ, outside, open_mask, dice, n, target):
 
 
 @njit(cache=True)
-def _mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
+def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
     """:func:`next_move_mask` for ``remaining[:n]`` into ``mask`` (all zeros on entry, any
     dtype; ``mask[action] = 1`` for each legal move). Returns how many moves are legal and
     the last of them (-1 when none)."""
@@ -338,7 +338,7 @@ def next_move_mask(me, opp, remaining, moves_left, larger_only):
         ``bool[150]``, true at ``(source - 1) * 6 + (die - 1)`` for each legal move.
     """
     mask = np.zeros(N_MOVE_ACTIONS, np.bool_)
-    _mask_into(me, opp, remaining, remaining.shape[0], moves_left, larger_only, mask)
+    mask_into(me, opp, remaining, remaining.shape[0], moves_left, larger_only, mask)
     return mask
 
 
@@ -392,7 +392,7 @@ def _call_next_uint32(typingctx, fn, state):
 
 
 @njit(cache=True)
-def _die_from(fn, state):
+def die_from(fn, state):
     """One die, exactly as ``numpy.random.Generator.integers(1, 7)`` draws it from the
     same bit generator: Lemire's method on ``next_uint32``, rejecting as numpy does."""
     m = np.uint64(_call_next_uint32(fn, state)) * np.uint64(6)
@@ -408,8 +408,8 @@ def roll_dice(fn, state):
     """Two dice drawn as two calls of ``Generator.integers(1, 7)`` would draw them, from
     the bit generator whose ``ctypes.next_uint32`` and ``ctypes.state_address`` are
     ``fn`` and ``state`` (a kernel; not thread-safe: the generator's lock is not taken)."""
-    d1 = _die_from(fn, state)
-    return d1, _die_from(fn, state)
+    d1 = die_from(fn, state)
+    return d1, die_from(fn, state)
 
 
 @njit(cache=True)
@@ -429,7 +429,7 @@ def plan_turn(board, mask, d1, d2):
     rem[2] = d1
     rem[3] = d1
     n = 4 if d1 == d2 else 2
-    count, _ = _mask_into(me, opp, rem, n, moves, larger, mask)
+    count, _ = mask_into(me, opp, rem, n, moves, larger, mask)
     return moves, larger, count
 
 
@@ -438,7 +438,7 @@ def move_mask_into(board, mask, remaining, moves_left, larger_only):
     """:func:`next_move_mask` for a ``Game`` board (``int8[52]``) into ``mask``
     (``int8[156]``, overwritten); returns how many moves are legal (a kernel)."""
     mask[:] = 0
-    return _mask_into(board[:26], board[26:], remaining, remaining.shape[0], moves_left,
+    return mask_into(board[:26], board[26:], remaining, remaining.shape[0], moves_left,
                       larger_only, mask)[0]
 
 
@@ -502,7 +502,7 @@ def play_and_settle(board, mask, remaining, moves_left, larger_only, action):
         if moves_left <= 0 or n == 0:
             count = 0
             break
-        count, a = _mask_into(me, opp, rem, n, moves_left, larger_only, mask)
+        count, a = mask_into(me, opp, rem, n, moves_left, larger_only, mask)
         if count != 1:
             break
         mask[a] = 0
@@ -779,7 +779,7 @@ def _plays_for_python(board, d1, d2):
 
 
 # --------------------------------------------------------------- Python objects
-_MOVES: tuple[Move, ...] = tuple(
+MOVE_CODES: tuple[Move, ...] = tuple(
     Move(a // 6 + 1, a % 6 + 1, hit) for hit in (False, True) for a in range(N_MOVE_ACTIONS)
 )
 """Every Move, indexed by ``action + 150 * hit`` (Move is immutable, so they are shared)."""
@@ -811,7 +811,7 @@ def legal_plays_fast(pos: Position, dice: tuple[int, int]) -> list[Play]:
     k, width = packed.shape
     buf = packed.tobytes()
     codes = _codes[(width - 53) // 2]
-    moves_all = _MOVES
+    moves_all = MOVE_CODES
     opp = pos.opp
     out = []
     append = out.append

@@ -20,177 +20,49 @@ no step when no die can be played, and a checker move that is the only legal one
 played automatically.
 
 Randomness comes only from the ``numpy.random.Generator`` passed in: one seed, one game.
+
+A game starts with :meth:`Game.opening`, or anywhere through the public constructors
+:meth:`Game.from_position`, ``from_match_state``, ``from_match_id`` and ``from_xgid``
+(:mod:`bg_env.core.start`). The rule options, results and cube rules live in
+:mod:`bg_env.core.cube`; the checker play on the numba kernels in
+:mod:`bg_env.core.game_kernels`. A Game copies and pickles (the kernels' buffers are made
+again in the copy).
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import struct
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, N_CHECKER_ACTIONS, ROLL, TAKE
+from .cube import (
+    GameResult,
+    IllegalActionError,
+    Phase,
+    Rules,
+    cube_value_allowed,
+    next_cube_value,
+)
+from .cube import may_double as _cube_may_double
+from .start import StartAnywhere, action_index, check_dice
+from .game_kernels import PURE_PYTHON, KernelMoves
+from .kernel_io import MOVES as _MOVES
+from .kernel_io import new_position
 from .moves import Move, Play, _apply, dice_to_play, legal_next_moves, legal_plays
-from .outcome import GAMMON_RULES, outcome, score_points
+from .outcome import outcome, score_points
 from .position import Position
 from .variants import VariantTurn, explode, get_variant, variant_outcome
 
-PURE_PYTHON = os.environ.get("BG_ENV_PURE_PYTHON", "") not in ("", "0")
-"""Set the environment variable ``BG_ENV_PURE_PYTHON=1`` to run games on the plain
-reference generator instead of the numba fast path (slow; for debugging)."""
-
 if not PURE_PYTHON:
-    from .fast import _MOVES as _MOVE_CODES  # Move by ``action + 150 * hit``
-    from .fast import legal_plays_fast, move_mask_into, plan_turn, play_and_settle, roll_dice
+    from .fast import legal_plays_fast, plan_turn
 
-_set_me = Position.__dict__["me"].__set__  # Position is a slots dataclass
-_set_opp = Position.__dict__["opp"].__set__
-
-
-def _new_position(me: tuple, opp: tuple) -> Position:
-    """A Position from two 26-tuples, unchecked (boards made here come from valid ones):
-    :meth:`Position._unchecked` through the slots' setters, faster."""
-    pos = _new_object(Position)
-    _set_me(pos, me)
-    _set_opp(pos, opp)
-    return pos
-
-
-_new_object = object.__new__
-
-_MOVES = {
-    (s, d, h): Move(s, d, h) for s in range(1, 26) for d in range(1, 7) for h in (False, True)
-}
-"""Every Move, shared (Move is immutable): ``_MOVES[source, die, hit]``."""
-
-_DICE_ARRAYS = {
-    tuple(dice): np.array(dice, np.int8)
-    for d in range(1, 7)
-    for dice in ([d] * 4, [d] * 3, [d] * 2, [d], [])
-}
-_DICE_ARRAYS.update({(a, b): np.array([a, b], np.int8) for a in range(1, 7) for b in range(1, 7)})
-"""The dice still to play as the ``int8`` arrays the kernels take (shared, never written)."""
-
-_unpack_side = struct.Struct("26b").unpack_from
-"""26 counts of a board's bytes as a tuple."""
-
-_NEXT_UINT32: dict[type, int] = {}
-"""Address of ``next_uint32`` of each numpy ``BitGenerator`` class (for the dice kernel)."""
-
-
-def _dice_array(remaining: list[int]) -> np.ndarray:
-    dice = _DICE_ARRAYS.get(tuple(remaining))
-    if dice is None:  # not a state this class makes; let the kernel judge it
-        dice = np.array(remaining, np.int8)
-    return dice
-
-
-def _bit_generator_pointers(rng) -> tuple[int, int] | None:
-    """``(next_uint32, state)`` addresses of a numpy ``Generator``'s bit generator (its
-    documented ``ctypes`` interface), for :func:`~bg_env.core.fast.roll_dice`; ``None``
-    when ``rng`` is anything else."""
-    if type(rng) is not np.random.Generator:
-        return None
-    bitgen = rng.bit_generator
-    try:
-        interface = bitgen.ctypes
-        fn = _NEXT_UINT32.get(type(bitgen))
-        if fn is None:
-            fn = ctypes.cast(interface.next_uint32, ctypes.c_void_p).value
-            _NEXT_UINT32[type(bitgen)] = fn
-    except (AttributeError, TypeError):  # pragma: no cover - not a numpy bit generator
-        return None
-    return fn, interface.state_address
-
-__all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value"]
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state; the state is left unchanged."""
-
-
-class Phase:
-    """Names of the decision phases (plain strings, for readable logs and infos)."""
-
-    CUBE = "cube"
-    TAKE = "take"
-    BEAVER_TAKE = "beaver_take"
-    MOVE = "move"
-    OVER = "over"
-
-    ALL = (CUBE, TAKE, BEAVER_TAKE, MOVE, OVER)
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The rule options of a money game (RULES.md §5-§6)."""
-
-    cube: bool = True
-    """Play with the doubling cube."""
-    jacoby: bool = False
-    """Gammons and backgammons count single until a double has been taken."""
-    beaver: bool = False
-    """A doubled player may beaver: redouble at once and keep the cube."""
-    auto_doubles: int = 0
-    """How many opening-roll ties double the stake automatically (0 = none)."""
-    max_cube: int = 64
-    """Highest cube value a double may reach; 0 = no limit."""
-    gammons: str = "all"
-    """``"all"``, ``"no_backgammons"`` (backgammons count as gammons) or ``"none"``."""
-    cube_progression: str = "geometric"
-    """``"geometric"`` (2, 4, 8, ...) or ``"arithmetic"`` (2, 3, 4, ...)."""
-    variant: str = "standard"
-    """The rule variant (:data:`bg_env.core.variants.VARIANTS`; RULES.md §7)."""
-
-    def __post_init__(self) -> None:
-        get_variant(self.variant)  # raises ValueError naming the known variants
-        for name in ("cube", "jacoby", "beaver"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
-        if self.gammons not in GAMMON_RULES:
-            raise ValueError(f"gammons={self.gammons!r}: expected one of {list(GAMMON_RULES)}")
-        if self.cube_progression not in ("geometric", "arithmetic"):
-            raise ValueError(
-                f"cube_progression={self.cube_progression!r}: expected 'geometric' or 'arithmetic'"
-            )
-        if not isinstance(self.max_cube, int) or self.max_cube < 0:
-            raise ValueError(f"max_cube={self.max_cube!r}: expected an integer >= 0 (0 = no limit)")
-        if not isinstance(self.auto_doubles, int) or self.auto_doubles < 0:
-            raise ValueError(f"auto_doubles={self.auto_doubles!r}: expected an integer >= 0")
-
-    @classmethod
-    def keys(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
-
-
-def next_cube_value(value: int, progression: str = "geometric") -> int:
-    """The cube value after one more double."""
-    if progression == "arithmetic":
-        return 2 if value < 2 else value + 1
-    return value * 2
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How a game ended.
-
-    Attributes:
-        winner: the side (0 or 1) that won.
-        outcome: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"drop"``.
-        cube_value: the cube value when the game ended (before the double for a drop).
-        points: what the winner scores under the rules.
-    """
-
-    winner: int
-    outcome: str
-    cube_value: int
-    points: int
+__all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value",
+           "check_dice", "action_index"]
 
 
 @dataclass
-class Game:
+class Game(StartAnywhere, KernelMoves):
     """The state of one game, advanced by :meth:`step`.
 
     ``position`` is always seen from the side on turn (``turn``); the side that must
@@ -212,7 +84,8 @@ class Game:
     played: list[Move] = field(default_factory=list)
     result: GameResult | None = None
     turns: int = 0
-    _pending: int = 0  # cube value offered during TAKE / BEAVER_TAKE
+    pending_cube: int = 0
+    """The cube value on offer during ``TAKE`` and ``BEAVER_TAKE``."""
     bomb_owner: int = -1
     """Nuclear variant: -1 while nobody owns the bomb, else the side that may set it off."""
     last_play: list[Move] = field(default_factory=list)
@@ -251,6 +124,14 @@ class Game:
     ``copy.copy`` of a Game shares the list; ``copy.deepcopy`` copies it."""
 
     # ------------------------------------------------------------------ set-up
+    def __getstate__(self) -> dict:
+        """The state without the kernels' buffers (made again on first use): a copy or a
+        pickle of a Game is independent of the original."""
+        state = self.__dict__.copy()
+        state.update(_owner=0, _board=None, _board_of=None, _move_mask=None, _mask_key=None,
+                     _mask_actions=None)
+        return state
+
     def opening(self, rng, start: Position | None = None) -> None:
         """Start a new game: each side rolls one die, ties re-rolled (doubling the stake
         up to ``auto_doubles`` times while the cube stays within ``max_cube``), the higher
@@ -277,7 +158,7 @@ class Game:
         """An opening tie doubles the stake: the cube is in play and the doubled value
         is within ``max_cube`` (RULES.md §6)."""
         nxt = next_cube_value(self.cube_value, self.rules.cube_progression)
-        return self.rules.cube and (self.rules.max_cube == 0 or nxt <= self.rules.max_cube)
+        return self.rules.cube and cube_value_allowed(nxt, self.rules)
 
     def begin_turn(self, rng, dice: tuple[int, int] | None = None) -> None:
         """Start the turn of :attr:`turn`: the cube question if allowed, else roll."""
@@ -295,12 +176,8 @@ class Game:
 
     def may_double(self) -> bool:
         """Whether the side on turn may double now (RULES.md §6)."""
-        if not self.rules.cube or self.phase == Phase.OVER:
-            return False
-        if self.cube_owner not in (-1, self.turn):
-            return False
-        nxt = next_cube_value(self.cube_value, self.rules.cube_progression)
-        return self.rules.max_cube == 0 or nxt <= self.rules.max_cube
+        return self.phase != Phase.OVER and _cube_may_double(
+            self.rules, self.cube_value, self.cube_owner, self.turn)
 
     @property
     def variant(self):
@@ -314,8 +191,8 @@ class Game:
         )
 
     def may_beaver(self) -> bool:
-        nxt = next_cube_value(self._pending, self.rules.cube_progression)
-        return self.rules.beaver and (self.rules.max_cube == 0 or nxt <= self.rules.max_cube)
+        nxt = next_cube_value(self.pending_cube, self.rules.cube_progression)
+        return self.rules.beaver and cube_value_allowed(nxt, self.rules)
 
     def legal_actions(self) -> list[int]:
         """Legal actions for :attr:`actor`, ascending (call :meth:`settle` first after
@@ -347,43 +224,6 @@ class Game:
             moves.append(Move(source, die, dest >= 1 and self.position.opp[25 - dest] == 1))
         return moves
 
-    def _move_actions(self) -> list[int]:
-        """Legal checker-move actions of the current partial play (numba kernel, cached
-        until the state changes)."""
-        mask = self._current_move_mask()
-        if self._mask_actions is None:
-            self._mask_actions = mask.nonzero()[0].tolist()
-        return self._mask_actions
-
-    def _current_move_mask(self) -> np.ndarray:
-        """``int8[N_ACTIONS]``: the legal checker moves now (fast path, standard moves;
-        the Game's own buffer, valid until the state changes: do not write to it)."""
-        key = (self.position, tuple(self.remaining), self.moves_left, self.larger_only)
-        if self._mask_key != key or self._owner != id(self):
-            board = self.board_array()
-            self._mask_count = move_mask_into(board, self._move_mask, _dice_array(self.remaining),
-                                              self.moves_left, self.larger_only)
-            self._mask_key, self._mask_actions = key, None
-        return self._move_mask
-
-    def _own(self) -> None:
-        """Buffers of this Game's own (the first time, or in a copy of another Game)."""
-        self._owner = id(self)
-        self._board_of, self._mask_key, self._mask_actions = None, None, None
-        self._move_mask = np.zeros(N_ACTIONS, np.int8)
-
-    def board_array(self) -> np.ndarray:
-        """:attr:`position` as ``int8[52]``, ``me`` then ``opp`` (the kernels' input).
-
-        The Game's own buffer, valid until the game changes: do not write to it."""
-        if self._board_of is not self.position or self._owner != id(self):
-            if self._owner != id(self):
-                self._own()
-            pos = self.position
-            self._board = np.frombuffer(bytearray(pos.me + pos.opp), np.int8)
-            self._board_of = pos
-        return self._board
-
     def legal_mask(self) -> np.ndarray:
         """:meth:`legal_actions` as a fresh ``bool[N_ACTIONS]`` array."""
         return self.legal_mask_int8().astype(bool)
@@ -396,6 +236,11 @@ class Game:
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         mask[self.legal_actions()] = 1
         return mask
+
+    @property
+    def settled(self) -> bool:
+        """Whether the forced moves of the current play are made (:meth:`settle`)."""
+        return self._settled
 
     @property
     def turn_start(self) -> Position | None:
@@ -467,7 +312,7 @@ class Game:
         Raises:
             IllegalActionError: the action is not legal now (state unchanged).
         """
-        action = int(action)
+        action = action_index(action)
         if not self._settled:  # (settle() does nothing else)
             self.settle(rng)
         if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
@@ -512,10 +357,10 @@ class Game:
 
     def offer_double(self) -> None:
         """The side on turn doubles: the other side must take, drop (or beaver)."""
-        self._pending = next_cube_value(self.cube_value, self.rules.cube_progression)
+        self.pending_cube = next_cube_value(self.cube_value, self.rules.cube_progression)
         self.phase = Phase.TAKE
         if self.events is not None:
-            self.events.append(("double", self.turn, self._pending))
+            self.events.append(("double", self.turn, self.pending_cube))
 
     def _answer(self, action: int, rng, taker: int) -> None:
         if self.events is not None:
@@ -524,24 +369,14 @@ class Game:
             # the stake before this double; after a beaver, the doubled (beavered) stake
             self._finish(1 - taker, "drop", self.cube_value, self.cube_value)
         elif action == BEAVER:
-            self.cube_value = self._pending
-            self._pending = next_cube_value(self._pending, self.rules.cube_progression)
+            self.cube_value = self.pending_cube
+            self.pending_cube = next_cube_value(self.pending_cube, self.rules.cube_progression)
             self.phase = Phase.BEAVER_TAKE
         else:  # TAKE
-            self.cube_value = self._pending
+            self.cube_value = self.pending_cube
             self.cube_owner = 1 - self.turn  # the doubled side owns the cube, beaver or not
             self.cube_turned = True
             self._start_play(self._roll(rng), rng)
-
-    def _roll(self, rng) -> tuple[int, int]:
-        # Two scalar draws give the same numbers as ``rng.integers(1, 7, size=2)`` (numpy
-        # draws each bounded integer from the bit generator in turn), at half the cost;
-        # the kernel draws the very same numbers from the same bit generator, at a tenth.
-        if not PURE_PYTHON:
-            pointers = _bit_generator_pointers(rng)
-            if pointers is not None:
-                return roll_dice(*pointers)
-        return int(rng.integers(1, 7)), int(rng.integers(1, 7))
 
     def _start_play(self, dice: tuple[int, int], rng) -> None:
         """Roll has happened: plan the play, skipping the turn when nothing can move.
@@ -601,34 +436,6 @@ class Game:
                 return
             self._apply_move(actions[0])
 
-    def _advance(self, action: int) -> None:
-        """Fast path (standard moves): play the legal checker move ``action`` (-1: none),
-        then the forced moves, in one kernel call that leaves the legal next moves in
-        ``_move_mask``."""
-        board = self.board_array()
-        remaining = self.remaining
-        count, left, n_moves, log = play_and_settle(
-            board, self._move_mask, _dice_array(remaining), self.moves_left, self.larger_only,
-            action,
-        )
-        pos = self.position
-        if n_moves:
-            played = self.played
-            hit = False
-            for _ in range(n_moves):
-                move = _MOVE_CODES[log & 511]
-                log >>= 9
-                played.append(move)
-                remaining.remove(move.die)
-                hit = hit or move.hit
-            buf = board.tobytes()
-            pos = _new_position(_unpack_side(buf, 0), _unpack_side(buf, 26) if hit else pos.opp)
-            self.position = self._board_of = pos
-        self.moves_left = left
-        self._mask_key = (pos, tuple(remaining), left, self.larger_only)
-        self._mask_actions, self._mask_count = None, count
-        self._settled = left != 0
-
     def _apply_move(self, action: int) -> None:
         """Play the checker move ``action`` (unchecked)."""
         source, die = action // 6 + 1, action % 6 + 1
@@ -639,7 +446,7 @@ class Game:
             self.moves_left = self._vturn.moves_to_play
             return
         me, opp, hit = _apply(self.position.me, self.position.opp, source, die)
-        self.position = _new_position(me, opp)
+        self.position = new_position(me, opp)
         self.played.append(_MOVES[source, die, hit])
         self.remaining.remove(die)
         self.moves_left -= 1
@@ -668,7 +475,7 @@ class Game:
         self.turns += 1
         pos = self.position
         # swap sides (a Plakoto position swaps its pins too)
-        self.position = _new_position(pos.opp, pos.me) if type(pos) is Position else pos.swap()
+        self.position = new_position(pos.opp, pos.me) if type(pos) is Position else pos.swap()
         self.turn = 1 - self.turn
         self.dice, self.remaining = None, []
         self.begin_turn(rng)

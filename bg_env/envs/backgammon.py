@@ -6,7 +6,7 @@ Description:
     view). Every decision is one step: the cube (roll or double), the answer to a
     double (take, drop, beaver), and each checker move. The same agent keeps acting until
     its play is complete. Decisions with one answer are not asked (see
-    :mod:`bg_env.core.game`). Rules: ``shared/RULES.md``; GNU Backgammon agrees with the
+    :mod:`bg_env.core.game`). Rules: ``docs/RULES.md``; GNU Backgammon agrees with the
     legal plays.
 
     Any rule variant (``variant=``, :mod:`bg_env.core.variants`) and match play
@@ -51,132 +51,39 @@ Version History:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.actions import N_ACTIONS
-from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, Rules, _bit_generator_pointers
+from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
+from ..core.match import Match
 from ..core.position import Position, render_text
-from ..core.match import MET_MAX_AWAY, Match
+from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig
 from .context import CONTEXT_SIZE, encode_context, standard_view
 from .frame import game_frame
-from .observation import BOARD_SIZE, ENCODERS, encode, encode_board, observation_space
+from .observation import BOARD_SIZE, encode, encode_board, games_kernel, observation_space
+from .start import START_OPTIONS, check_options, start_game
+from .wrappers import (  # (the wrappers are also importable from here, as before)
+    AssertOutOfBoundsWrapper,
+    OrderEnforcingWrapper,
+    TerminateIllegalWrapper,
+    wrap,
+)
 
 if not PURE_PYTHON:
-    from ..core import engine
-    from .observation import _games_compact, _games_tesauro
-    from ..core.batch import CUBE_VALUE, OUTCOME, OUTCOMES, P_OVER, POINTS, WINNER, Games
+    from ..core.batch import P_OVER
+    from ..core.engine import EngineGame
 
-__all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError"]
-
-REWARDS = ("points", "win")
-MATCH_REWARDS = ("result", "equity")
-_START_OPTIONS = ("position_id", "match_id", "dice")
-RENDER_MODES = ("ansi", "human", "rgb_array")
-CUBE_DEFAULT = False
-"""Every env view plays without the doubling cube unless given ``cube=True``: with the cube
-on, random play ends almost every game in a dropped double, which is what a first
-training run then learns (the play-level views are cubeless in any case)."""
-
-
-@dataclass(frozen=True)
-class EnvConfig:
-    """Everything an environment can be configured with (money game): the rule options of
-    :class:`~bg_env.core.game.Rules` (``cube``, ``jacoby``, ``beaver``, ``auto_doubles``,
-    ``max_cube``, ``gammons``, ``cube_progression``), passed flat to :meth:`from_kwargs`,
-    and the fields below."""
-
-    game_rules: Rules = field(default_factory=lambda: Rules(cube=CUBE_DEFAULT))
-    """The rule options (see :class:`~bg_env.core.game.Rules`). The cube is off unless
-    ``cube=True`` (:data:`CUBE_DEFAULT`)."""
-    reward: str = "points"
-    """``"points"`` (cube x gammon multiplier) or ``"win"`` (+-1)."""
-    observation: str = "tesauro"
-    """Observation encoder name (:data:`bg_env.envs.observation.ENCODERS`)."""
-    max_turns: int | None = None
-    """Truncate the game after this many turns (``None`` = never); in match play, the
-    turns of the game being played."""
-    render_mode: str | None = None
-    """``"ansi"``, ``"human"`` or ``"rgb_array"``."""
-    match_length: int = 0
-    """0: a money game is the episode. N (1..25): a match to N points is the episode."""
-    match_reward: str = "result"
-    """Match play: ``"result"`` (+-1 when the match ends) or ``"equity"`` (after every
-    game, twice its change in match-winning chances, Kazaross-XG2; sums to +-1)."""
-    context: bool | None = None
-    """Append the context block (:mod:`bg_env.envs.context`: variant, bomb, pins, match
-    score) to the observation; ``None``: whenever the variant is not standard or a match
-    is played."""
-
-    def __post_init__(self) -> None:
-        if self.reward not in REWARDS:
-            raise ValueError(f"reward={self.reward!r}: expected one of {list(REWARDS)}")
-        if self.observation not in ENCODERS:
-            raise ValueError(f"observation={self.observation!r}: expected one of {list(ENCODERS)}")
-        if self.render_mode not in (None,) + RENDER_MODES:
-            raise ValueError(f"render_mode={self.render_mode!r}: expected None or one of {list(RENDER_MODES)}")
-        if self.max_turns is not None and (not isinstance(self.max_turns, int) or self.max_turns < 1):
-            raise ValueError(f"max_turns={self.max_turns!r}: expected None or a positive integer")
-        if (not isinstance(self.match_length, int) or isinstance(self.match_length, bool)
-                or not 0 <= self.match_length <= MET_MAX_AWAY):
-            raise ValueError(
-                f"match_length={self.match_length!r}: expected 0 (money game) or 1..{MET_MAX_AWAY}")
-        if self.match_reward not in MATCH_REWARDS:
-            raise ValueError(f"match_reward={self.match_reward!r}: expected one of {list(MATCH_REWARDS)}")
-        if self.context not in (None, True, False):
-            raise ValueError(f"context={self.context!r}: expected None (automatic), True or False")
-        if self.match_length:
-            Match(self.match_length, self.game_rules)  # no Jacoby, beavers, auto doubles
-
-    @property
-    def batch_kernels_apply(self) -> bool:
-        """Whether the array kernels (:mod:`bg_env.core.batch`, :mod:`bg_env.core.engine`)
-        can play these games: standard money games without the context block."""
-        return (self.game_rules.variant == "standard" and not self.match_length
-                and not self.uses_context)
-
-    @property
-    def uses_context(self) -> bool:
-        """Whether observations carry the context block."""
-        if self.context is not None:
-            return self.context
-        return self.game_rules.variant != "standard" or self.match_length > 0
-
-    @classmethod
-    def keys(cls) -> list[str]:
-        """Every key :meth:`from_kwargs` accepts."""
-        return Rules.keys() + [f.name for f in fields(cls) if f.name != "game_rules"]
-
-    @classmethod
-    def from_kwargs(cls, **kwargs) -> "EnvConfig":
-        """Build a config from flat keys, naming any unknown key and the allowed ones."""
-        known = cls.keys()
-        unknown = sorted(set(kwargs) - set(known))
-        if unknown:
-            raise ValueError(f"unknown config key(s) {unknown}; allowed keys: {known}")
-        rule_keys = set(Rules.keys())
-        rules = Rules(**{"cube": CUBE_DEFAULT,
-                         **{k: v for k, v in kwargs.items() if k in rule_keys}})
-        return cls(rules, **{k: v for k, v in kwargs.items() if k not in rule_keys})
-
-    def rules(self) -> Rules:
-        return self.game_rules
+__all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError", "START_OPTIONS", "CUBE_DEFAULT"]
 
 
 def env(**kwargs) -> AECEnv:
-    """The environment with PettingZoo's standard wrappers: an illegal action ends the
-    game against the offender (reward -1), actions out of range are rejected, and the
-    API order is enforced."""
-    inner = raw_env(**kwargs)
-    wrapped = TerminateIllegalWrapper(inner, illegal_reward=-1)
-    wrapped = AssertOutOfBoundsWrapper(wrapped)
-    return OrderEnforcingWrapper(wrapped)
+    """The environment with PettingZoo's standard wrappers (:mod:`bg_env.envs.wrappers`):
+    an illegal action ends the game against the offender (reward -1), actions out of range
+    are rejected, and the API order is enforced."""
+    return wrap(raw_env(**kwargs), illegal_reward=-1)
 
 
 class _ActionSpace(spaces.Discrete):
@@ -190,171 +97,19 @@ class _ActionSpace(spaces.Discrete):
         return super().contains(x)
 
 
-_PER_STEP = ("agent_selection", "agents", "rewards", "_cumulative_rewards", "terminations",
-             "truncations", "infos")
-"""The attributes an AEC loop (and the wrappers) read at every step."""
-
-
-def _forward_per_step_attributes(cls: type, guarded: tuple[str, ...] = ()) -> type:
-    """Give a PettingZoo wrapper class properties that read (and write) the
-    :data:`_PER_STEP` attributes straight on the raw env.
-
-    PettingZoo's ``BaseWrapper.__getattr__`` fetches them through every wrapper in turn,
-    which cost more than the game's own step; the values are the same. Names in
-    ``guarded`` raise ``AttributeError`` before ``reset()``, as ``OrderEnforcingWrapper``
-    does.
-    """
-
-    def forward(name: str) -> property:
-        check = name in guarded
-
-        def get(self):
-            if check and not self._has_reset:
-                raise AttributeError(f"{name} cannot be accessed before reset")
-            return getattr(self._raw_env, name)
-
-        def set_(self, value):
-            setattr(self._raw_env, name, value)
-
-        return property(get, set_)
-
-    wrapper_init = cls.__init__
-
-    def __init__(self, env, *args, **kwargs):
-        wrapper_init(self, env, *args, **kwargs)
-        self._raw_env = env.unwrapped
-
-    cls.__init__ = __init__
-    for name in _PER_STEP:
-        setattr(cls, name, forward(name))
-    return cls
-
-
-# The three wrappers below are PettingZoo's (subclasses: ``isinstance`` holds), with
-# ``step``/``observe``/``last`` written out to read the per-step attributes straight on the
-# raw env and to call the next wrapper directly instead of through ``super()`` and
-# ``BaseWrapper``: the same checks, in the same order, with the same effects (PettingZoo
-# 1.24-1.27), at a fraction of the calls; they cost more than the game's own step.
-
-@_forward_per_step_attributes
-class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
-    """PettingZoo's: an action outside the last observed ``action_mask`` ends the game
-    against the offender."""
-
-    def observe(self, agent):
-        obs = self.env.observe(agent)
-        raw = self._raw_env
-        if agent == raw.agent_selection:
-            self._prev_obs = obs
-            infos = raw.infos
-            self._prev_info = infos[agent] if agent in infos else {}
-        return obs
-
-    def step(self, action) -> None:
-        raw = self._raw_env
-        current_agent = raw.agent_selection
-        if self._prev_obs is None:
-            self.observe(current_agent)
-        prev = self._prev_obs
-        if isinstance(prev, dict):
-            assert "action_mask" in prev, (
-                f"`action_mask` not found in dictionary observation: {prev}. Action mask must "
-                "either be in `observation['action_mask']` or `info['action_mask']` to use "
-                "TerminateIllegalWrapper."
-            )
-            prev_mask = prev["action_mask"]
-        else:
-            assert self._prev_info is not None
-            assert "action_mask" in self._prev_info, (
-                f"`action_mask` not found in info for non-dictionary observation: "
-                f"{self._prev_info}. Action mask must either be in observation['action_mask'] "
-                "or info['action_mask'] to use TerminateIllegalWrapper."
-            )
-            prev_mask = self._prev_info["action_mask"]
-        self._prev_obs = None
-        self._prev_info = None
-        agent = raw.agent_selection
-        if self._terminated and (raw.terminations[agent] or raw.truncations[agent]):
-            raw._was_dead_step(action)
-        elif not raw.terminations[agent] and not raw.truncations[agent] and not prev_mask[action]:
-            EnvLogger.warn_on_illegal_move()
-            raw._cumulative_rewards[agent] = 0
-            raw.terminations = dict.fromkeys(raw.agents, True)
-            raw.truncations = dict.fromkeys(raw.agents, True)
-            raw.rewards = dict.fromkeys(raw.truncations, 0)
-            raw.rewards[current_agent] = float(self._illegal_value)
-            raw._accumulate_rewards()
-            raw._deads_step_first()
-            self._terminated = True
-        else:
-            self.env.step(action)
-
-
-@_forward_per_step_attributes
-class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's: an action outside the action space fails an assertion."""
-
-    def step(self, action) -> None:
-        raw = self._raw_env
-        agent = raw.agent_selection
-        assert (
-            action is None and (raw.terminations[agent] or raw.truncations[agent])
-        ) or raw.action_space(agent).contains(action), "action is not in action space"
-        self.env.step(action)
-
-
-class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's: calls before ``reset()`` are errors."""
-
-    def step(self, action) -> None:
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        elif not self._raw_env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            self._has_updated = True
-            self.env.step(action)
-
-    def observe(self, agent):
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        return self.env.observe(agent)
-
-    def last(self, observe: bool = True):
-        if not self._has_reset:  # as reading agent_selection before reset
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        raw = self._raw_env
-        agent = raw.agent_selection
-        assert agent is not None
-        observation = self.env.observe(agent) if observe else None  # (self.observe checks reset)
-        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
-                raw.truncations[agent], raw.infos[agent])
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-    def _repr_png_(self) -> bytes:
-        """The raw env's picture (PettingZoo's wrappers do not forward ``_`` names)."""
-        return self.unwrapped._repr_png_()
-
-
-_forward_per_step_attributes(
-    OrderEnforcingWrapper, guarded=("agent_selection", "agents", "rewards", "terminations",
-                              "truncations", "infos"),
-)
-
-
 class raw_env(AECEnv):
     """Backgammon without wrappers: an illegal action raises :class:`IllegalActionError`
     and leaves the state unchanged. See the module docstring.
 
     Speed: a standard game started without options runs on the array kernels of
-    :mod:`bg_env.core.engine`, its dice drawn from ``np_random`` exactly as
+    :class:`bg_env.core.engine.EngineGame`, its dice drawn from ``np_random`` exactly as
     :class:`~bg_env.core.game.Game` draws them. Reading :attr:`game` (or an accessor that
     uses it: ``position_id()``, ``dice``, ``render()``, ...) or an illegal action hands the
     game over to a :class:`~bg_env.core.game.Game` that plays the rest of it, the same
-    game; the engine comes back at the next ``reset()``."""
+    game; the engine comes back at the next ``reset()``.
+
+    Copies (``copy.deepcopy``, ``pickle``, ``cloudpickle``) are independent envs that go
+    on exactly as the original would, in this process or another."""
 
     metadata = {
         "name": "backgammon_v0",
@@ -387,27 +142,34 @@ class raw_env(AECEnv):
         self.np_random, _ = seeding.np_random(None)
         self._sides = {a: i for i, a in enumerate(self.possible_agents)}
         rules = self.config.rules()
-        # The fast path: a standard game without start options runs on the array kernels
-        # of :mod:`bg_env.core.engine`, with the dice of ``np_random`` as ``Game`` draws
-        # them; reading ``game`` hands the game over to a :class:`Game` (the same game,
-        # the same dice to come) that plays the rest of it.
+        # The fast path: a standard game without start options runs on the kernels.
         self._engine = None
         if not PURE_PYTHON and self.config.batch_kernels_apply:
-            self._engine = Games(1, rules)
-            self._row = (self._engine.state[0], self._engine.me[0], self._engine.opp[0],
-                         self._engine.rules)
-            self._engine_mask = np.zeros(N_ACTIONS, np.int8)
+            self._engine = EngineGame(rules)
             self._engine_sides = (np.zeros(1, np.int64), np.ones(1, np.int64))
-            obs_space = space["observation"]
             self._obs_shape, self._obs_dtype = (1,) + obs_space.shape, obs_space.dtype
-            # encode_games's kernel and its arrays (called directly: this is the hot path)
-            kernel = _games_tesauro if self.config.observation == "tesauro" else _games_compact
-            self._encoder = (kernel, self._engine.state, self._engine.me, self._engine.opp)
-        self._pointers: tuple = (None, None)
+        self._derive()
         self._fast = False
-        self._phase = self._actor = 0
         self.game = Game(rules)
         self._reset_bookkeeping()
+
+    def _derive(self) -> None:
+        """The observation kernel and the arrays it reads (called directly: this is the
+        hot path); made again in a copy, never copied."""
+        self._encoder = None
+        if self._engine is not None:
+            games = self._engine.games
+            self._encoder = (games_kernel(self.config.observation), games.state, games.me,
+                             games.opp)
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        del state["_encoder"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._derive()
 
     @property
     def game(self) -> Game:
@@ -416,21 +178,13 @@ class raw_env(AECEnv):
         and the environment goes on with it."""
         if self._fast:
             self._fast = False
-            self._game = self._engine.game(0)
+            self._game = Game.from_games(self._engine.games, 0)
         return self._game
 
     @game.setter
     def game(self, value: Game) -> None:
         self._fast = False
         self._game = value
-
-    def _dice_pointers(self):
-        """The dice kernel's view of ``np_random`` (``None`` when it is not a numpy
-        ``Generator``)."""
-        rng = self.np_random
-        if self._pointers[0] is not rng:
-            self._pointers = (rng, _bit_generator_pointers(rng))
-        return self._pointers[1]
 
     # ------------------------------------------------------------------ API
     def observation_space(self, agent):
@@ -447,8 +201,9 @@ class raw_env(AECEnv):
             out = np.empty(self._obs_shape, self._obs_dtype)
             kernel, state, me, opp = self._encoder
             kernel(state, me, opp, self._engine_sides[side], out)  # observation.encode_games
-            if self._phase != P_OVER and self._actor == side:
-                mask = self._engine_mask.copy()
+            engine = self._engine
+            if engine.phase != P_OVER and engine.actor == side:
+                mask = engine.mask.copy()
             else:
                 mask = np.zeros(N_ACTIONS, dtype=np.int8)
             return {"observation": out[0], "action_mask": mask}
@@ -475,82 +230,40 @@ class raw_env(AECEnv):
             seed: seeds the environment's generator (one seed, one game) and the agents'
                 action spaces (``seed + i`` for agent i), so that
                 ``action_space(agent).sample(mask)`` repeats too.
-            options: optional ``position_id`` (board from the side of the agent to act),
-                ``match_id`` (GNU Backgammon Match ID: cube, player on roll, dice),
-                ``dice`` (``(a, b)``: the first turn's roll), ``agent`` (the agent on
-                roll, ``player_0`` by default, when no Match ID says so). Other keys are
-                ignored. Without options: the standard opening roll.
+            options: where to start (:mod:`bg_env.envs.start`): ``position_id`` (board from
+                the side of the agent to act), ``match_id`` (GNU Backgammon Match ID: cube,
+                player on roll, dice; in match play the score), ``xgid``, ``dice``
+                (``(a, b)``: the first turn's roll), ``agent`` (the agent on roll,
+                ``player_0`` by default, when no ID says so). Without options: the
+                standard opening roll.
+
+        Raises:
+            ValueError: an unknown option key or a bad value, naming it; the env is left
+                as it was.
         """
+        options = check_options(options)
+        rng = seeding.np_random(seed)[0] if seed is not None else self.np_random
+        if options:
+            game, match = start_game(options, self.config, rng, self.possible_agents)
+        self.np_random = rng
         if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):  # action_space(a).sample(mask)
                 self.action_spaces[agent].seed(seed + i)
-        options = options or {}
         self.agents = self.possible_agents[:]
-        if self._engine is not None and not any(k in options for k in _START_OPTIONS):
-            pointers = self._dice_pointers()
-            if pointers is not None:
-                phase, actor, turns = engine.open_game(*self._row, self._engine_mask, *pointers)
+        if not options:
+            if self._engine is not None and self._engine.open(rng):
                 self._fast = True
-                self._reset_bookkeeping(actor)
-                self._sync_engine(phase, actor, turns)
+                self._reset_bookkeeping(self._engine.actor)
+                self._sync()
                 return
-        self.match = None
-        if self.config.match_length:
-            self.match = Match(self.config.match_length, self.config.rules())
-            if "match_id" in options:  # the score and Crawford flag carry over
-                from ..core.match_id import MatchState
-
-                state = MatchState.from_match_id(options["match_id"])
-                if state.match_length:
-                    self.match = Match.from_state(state, self.config.rules())
-            self.game = Game(self.match.game_rules())
-        else:
-            self.game = Game(self.config.rules())
-        if any(k in options for k in _START_OPTIONS):
-            self._reset_from(options)
-        else:
-            self.game.opening(self.np_random)
-        self.game.settle(self.np_random)
+            match = Match(self.config.match_length, self.config.rules()) if self.config.match_length else None
+            game = match.new_game(rng) if match else Game(self.config.rules())
+            if not match:
+                game.opening(rng)
+        self.match, self.game = match, game
+        game.settle(rng)
         self._reset_bookkeeping()
-        self._sync_after_step()
-
-    def _reset_from(self, options) -> None:
-        g = self.game
-        variant = g.variant
-        if "position_id" in options:
-            pos = variant.position_from_id(options["position_id"])
-        else:
-            pos = variant.start_position()
-        agent = options.get("agent", "player_0")
-        if agent not in self.possible_agents:
-            raise ValueError(f"options['agent']={agent!r}: expected one of {self.possible_agents}")
-        g.turn = self.possible_agents.index(agent)
-        dice = options.get("dice")
-        pending = False
-        if "match_id" in options:
-            from ..core.match_id import MatchState
-
-            state = MatchState.from_match_id(options["match_id"])
-            if state.game_state not in (0, 1):
-                raise ValueError(f"options['match_id']={options['match_id']!r}: the game is not in play")
-            g.turn = state.player_on_roll
-            g.cube_value = state.cube_value
-            g.cube_owner = state.cube_owner
-            g.cube_turned = state.cube_value > 1
-            pending = state.double_offered
-            if dice is None and state.dice[0] and not pending:
-                dice = state.dice
-        if dice is not None:
-            dice = tuple(int(d) for d in dice)
-            if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-                raise ValueError(f"options['dice']={options['dice']!r}: expected two dice 1..6")
-        if pending:  # a double is on offer: the board is from the taker's side
-            g.position = pos.swap()
-            g.offer_double()
-            return
-        g.position = pos
-        g.begin_turn(self.np_random, dice)
+        self._sync()
 
     def _reset_bookkeeping(self, actor: int | None = None) -> None:
         self.rewards = {a: 0 for a in self.agents}
@@ -564,86 +277,66 @@ class raw_env(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        if self._fast:
-            a = int(action)
-            if 0 <= a < N_ACTIONS and self._engine_mask[a]:
-                rng, pointers = self._pointers
-                if rng is not self.np_random:
-                    pointers = self._dice_pointers()
-                if pointers is not None:
-                    if self._sides[agent] != self._actor:  # pragma: no cover - by agent_selection
-                        raise IllegalActionError(f"{agent} is not the agent to act")
-                    phase, actor, turns = engine.act(*self._row, self._engine_mask, a, *pointers)
-                    self._cumulative_rewards[agent] = 0
-                    self.rewards = dict.fromkeys(self.agents, 0)
-                    if phase != P_OVER and self.config.max_turns is None:
-                        self._phase, self._actor = phase, actor  # (_sync_engine, in short)
-                        self.agent_selection = self.possible_agents[actor]
-                    else:
-                        self._sync_engine(phase, actor, turns)
-                        if phase == P_OVER:
-                            self._accumulate_rewards()
-                    if self.render_mode == "human":
-                        self.render()
-                    return
+        if type(action) is not int:
+            action = action_index(action)  # numpy integers pass; 3.7 raises
+        engine = self._engine
+        if self._fast and engine.act(action, self.np_random):
+            self._cumulative_rewards[agent] = 0
+            self.rewards = dict.fromkeys(self.agents, 0)
+            if engine.phase != P_OVER and self.config.max_turns is None:
+                self.agent_selection = self.possible_agents[engine.actor]  # (_sync, in short)
+            else:
+                self._sync()
+                if engine.phase == P_OVER:
+                    self._accumulate_rewards()
+        else:
             # an illegal action (the Game raises, naming it), or no numpy generator: the
             # Game takes the game over
-        game = self.game
-        if self._sides[agent] != game.actor:  # pragma: no cover - guarded by agent_selection
-            raise IllegalActionError(f"{agent} is not the agent to act")
-        game.step(action, self.np_random)  # raises, state unchanged, if illegal
-        self._cumulative_rewards[agent] = 0
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._sync_after_step()
-        if game.phase == Phase.OVER:  # before the end every reward is 0: nothing to add
-            self._accumulate_rewards()
+            game = self.game
+            if self._sides[agent] != game.actor:  # pragma: no cover - by agent_selection
+                raise IllegalActionError(f"{agent} is not the agent to act")
+            game.step(action, self.np_random)  # raises, state unchanged, if illegal
+            self._cumulative_rewards[agent] = 0
+            self.rewards = dict.fromkeys(self.agents, 0)
+            self._sync()
+            if game.phase == Phase.OVER:  # before the end every reward is 0: nothing to add
+                self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _sync_engine(self, phase: int, actor: int, turns: int) -> None:
-        """:meth:`_sync_after_step` for the fast path."""
-        self._phase, self._actor = phase, actor
-        if phase == P_OVER:
-            state = self._row[0]
-            points = int(state[POINTS])
-            value = points if self.config.reward == "points" else 1
-            winner = self.possible_agents[int(state[WINNER])]
-            for a in self.agents:
-                self.rewards[a] = value if a == winner else -value
-                self.terminations[a] = True
-                self.infos[a] = {
-                    "outcome": OUTCOMES[int(state[OUTCOME])], "cube_value": int(state[CUBE_VALUE]),
-                    "points": points, "winner": winner,
-                }
+    def _sync(self) -> None:
+        """After a reset or a step: forced moves played, the next game of a match started,
+        and rewards, terminations, truncations, infos and ``agent_selection`` set."""
+        if self._fast:
+            engine = self._engine
+            result = engine.result() if engine.over else None
+            actor, turns = engine.actor, engine.turns
+        else:
+            g = self.game
+            if not g.settled:
+                g.settle(self.np_random)  # forced moves are not asked
+            if g.phase == Phase.OVER and self.match is not None:
+                g = self._next_game_of_match(g.result)
+                if g.phase == Phase.OVER:  # the match is over: rewards and infos are set
+                    self.agent_selection = self.possible_agents[g.actor]
+                    return
+            result, actor, turns = g.result if g.phase == Phase.OVER else None, g.actor, g.turns
+        if result is not None:
+            self._pay(result)
         elif self.config.max_turns is not None and turns >= self.config.max_turns:
             for a in self.agents:
                 self.truncations[a] = True
         self.agent_selection = self.possible_agents[actor]
 
-    def _sync_after_step(self) -> None:
-        g = self.game
-        if not g._settled:
-            g.settle(self.np_random)  # forced moves are not asked
-        if g.phase == Phase.OVER and self.match is not None:
-            g = self._next_game_of_match(g.result)
-            if g.phase == Phase.OVER:  # the match is over: rewards and infos are set
-                self.agent_selection = self.possible_agents[g.actor]
-                return
-        if g.phase == Phase.OVER:
-            r = g.result
-            value = r.points if self.config.reward == "points" else 1
-            winner = self.possible_agents[r.winner]
-            for a in self.agents:
-                self.rewards[a] = value if a == winner else -value
-                self.terminations[a] = True
-                self.infos[a] = {
-                    "outcome": r.outcome, "cube_value": r.cube_value,
-                    "points": r.points, "winner": winner,
-                }
-        elif self.config.max_turns is not None and g.turns >= self.config.max_turns:
-            for a in self.agents:
-                self.truncations[a] = True
-        self.agent_selection = self.possible_agents[g.actor]
+    def _pay(self, r) -> None:
+        """A finished money game (or match game with its own episode): rewards, infos."""
+        value = r.points if self.config.reward == "points" else 1
+        winner = self.possible_agents[r.winner]
+        for a in self.agents:
+            self.rewards[a] = value if a == winner else -value
+            self.terminations[a] = True
+            self.infos[a] = {"outcome": r.outcome, "cube_value": r.cube_value,
+                             "points": r.points, "winner": winner}
 
     def _next_game_of_match(self, result) -> Game:
         """Match play: record the finished game, pay its reward, and start the next game

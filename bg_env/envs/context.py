@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.game import Game, Phase
+from ..core.kernel_io import new_position
 from ..core.position import Position
 from ..core.variants import PinnedPosition, Variant, get_variant, opp_index
 
@@ -53,7 +54,7 @@ def standard_view(pos: Position, variant: "Variant | str") -> Position:
     opp = list(pos.opp)
     for p in range(1, 25):
         opp[25 - p] = pos.opp[opp_index(variant, p)]
-    return Position._unchecked(pos.me, tuple(opp))
+    return new_position(pos.me, tuple(opp))
 
 
 def encode_context(game: Game, actor: int, match=None, integer: bool = False) -> np.ndarray:

@@ -45,7 +45,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..core.actions import N_ACTIONS
-from ..core.game import IllegalActionError
+from ..core.game import IllegalActionError, action_index
 from .backgammon import raw_env
 from .opponents import make_opponent
 
@@ -135,7 +135,7 @@ class BackgammonEnv(gym.Env):
     def step(self, action):
         if self._over:
             raise RuntimeError("step() called on a finished episode; call reset()")
-        action = int(action)
+        action = action_index(action)  # numpy integers pass; 3.7 raises
         g = self.game_env
         if not (0 <= action < N_ACTIONS and self._mask[action]):
             if self.illegal_action == "raise":

@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..core.game import PURE_PYTHON, Game, Phase, _dice_array
+from ..core.game import PURE_PYTHON, Game, Phase
+from ..core.kernel_io import dice_array
 from ..core.position import Position
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "COMPACT_SIZE",
     "BOARD_SIZE",
     "encode",
+    "games_kernel",
     "observation_space",
     "encode_board",
     "encode_boards",
@@ -226,6 +228,21 @@ else:
             o[59] = s[_batch.MOVES_LEFT] if acting and phase == _batch.P_MOVE else 0
 
 
+def games_kernel(encoder: str):
+    """The numba kernel behind :func:`encode_games` for ``encoder``, to call directly in a
+    hot loop: ``kernel(games.state, games.me, games.opp, sides, out)``.
+
+    Raises:
+        ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
+    """
+    if PURE_PYTHON:
+        raise RuntimeError("encode_games needs the numba kernels (BG_ENV_PURE_PYTHON is set)")
+    kernels = {"tesauro": _games_tesauro, "compact": _games_compact}
+    if encoder not in kernels:
+        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
+    return kernels[encoder]
+
+
 def encode_games(games, sides: np.ndarray, encoder: str, out: np.ndarray) -> None:
     """The observations of many games at once, into ``out`` (one row per game).
 
@@ -237,14 +254,7 @@ def encode_games(games, sides: np.ndarray, encoder: str, out: np.ndarray) -> Non
         encoder: ``"tesauro"`` (``out`` float32) or ``"compact"`` (``out`` int8).
         out: ``(n, size)`` array to write.
     """
-    if PURE_PYTHON:
-        raise RuntimeError("encode_games needs the numba kernels (BG_ENV_PURE_PYTHON is set)")
-    if encoder == "tesauro":
-        _games_tesauro(games.state, games.me, games.opp, sides, out)
-    elif encoder == "compact":
-        _games_compact(games.state, games.me, games.opp, sides, out)
-    else:
-        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
+    games_kernel(encoder)(games.state, games.me, games.opp, sides, out)
 
 
 def _actor_view(game: Game, actor: int) -> Position:
@@ -269,7 +279,7 @@ def encode(game: Game, actor: int, encoder: str = "tesauro") -> np.ndarray:
         on_turn = actor == game.turn
         if phase == _MOVE:
             if on_turn:
-                dice, index, moves = _dice_array(game.remaining), 3, game.moves_left / 4
+                dice, index, moves = dice_array(game.remaining), 3, game.moves_left / 4
             else:
                 dice, index, moves = _NO_DICE, -1, 0.0
         else:

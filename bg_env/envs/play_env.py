@@ -99,7 +99,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ..core.game import Game, IllegalActionError, Phase, Rules
+from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
 from ..core.moves import Play
 from ..core.position import Position, render_text
 from .opponents import make_opponent
@@ -122,7 +122,7 @@ N_FEATURES = 201
 PRESENT = 200
 """Index of the "real candidate" flag in a row."""
 DEFAULT_MAX_CANDIDATES = 64
-_HIGH = 8.0  # largest magnitude of any feature: (15 - 3) / 2, 15 / 2, 375 / 50
+FEATURE_HIGH = 8.0  # largest magnitude of any feature: (15 - 3) / 2, 15 / 2, 375 / 50
 _POINTS = np.arange(26)
 _UNITS = np.array([[n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0] for n in range(16)],
                   dtype=np.float32)
@@ -320,7 +320,7 @@ class BackgammonPlaysEnv(gym.Env):
         self.render_mode = render_mode
         self.set_opponent(opponent)
         self.observation_space = gym.spaces.Box(
-            -_HIGH, _HIGH, shape=(max_candidates * N_FEATURES,), dtype=np.float32)
+            -FEATURE_HIGH, FEATURE_HIGH, shape=(max_candidates * N_FEATURES,), dtype=np.float32)
         self.action_space = gym.spaces.Discrete(max_candidates)
         self.game = Game(self.rules)
         self.side = 0
@@ -341,11 +341,17 @@ class BackgammonPlaysEnv(gym.Env):
         return _AGENTS[self.side]
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
         options = dict(options or {})
         unknown = sorted(set(options) - {"position_id", "dice"})
         if unknown:
             raise ValueError(f"reset options {unknown}: expected 'position_id' and/or 'dice'")
+        if "dice" in options and "position_id" not in options:
+            raise ValueError("reset option 'dice' needs 'position_id'")
+        if "dice" in options:  # checked before anything changes
+            check_dice(options["dice"], "options['dice']")
+        if "position_id" in options:
+            Game(self.rules).variant.position_from_id(options["position_id"])
+        super().reset(seed=seed)
         for _ in range(1000):
             if self.learner_choice is None:
                 self.side = int(self.np_random.integers(2))
@@ -355,8 +361,6 @@ class BackgammonPlaysEnv(gym.Env):
             if "position_id" in options:
                 self._start_at(options["position_id"], options.get("dice"))
             else:
-                if "dice" in options:
-                    raise ValueError("reset option 'dice' needs 'position_id'")
                 self.game.opening(self.np_random)
             self._advance()
             if self.game.phase != Phase.OVER:
@@ -369,13 +373,10 @@ class BackgammonPlaysEnv(gym.Env):
         return self._observe()
 
     def _start_at(self, position_id: str, dice) -> None:
-        self.game.position = self.game.variant.position_from_id(position_id)
-        self.game.turn = self.side
-        if dice is not None:
-            dice = tuple(int(d) for d in dice)
-            if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-                raise ValueError(f"dice={dice!r}: expected two values 1..6")
-        self.game.begin_turn(self.np_random, dice)
+        position = self.game.variant.position_from_id(position_id)
+        dice = None if dice is None else check_dice(dice, "options['dice']")
+        self.game = Game.from_position(position, self.np_random, self.rules, turn=self.side,
+                                       dice=dice)
 
     # ------------------------------------------------------------------ play
     def _advance(self) -> float:
@@ -427,7 +428,7 @@ class BackgammonPlaysEnv(gym.Env):
     def step(self, action):
         if self._over:
             raise RuntimeError("step() called on a finished episode; call reset()")
-        index = int(action)
+        index = action_index(action)
         if not 0 <= index < len(self.candidates):
             if self.illegal_action == "raise":
                 raise IllegalActionError(

@@ -82,14 +82,15 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..core.actions import BOMB, ROLL
-from ..core.game import Game, IllegalActionError, Phase, Rules
+from ..core.game import Game, IllegalActionError, Phase, Rules, check_dice
 from ..core.moves import Play
 from ..core.position import Position, render_text
 from ..core.variants import PinnedPosition, explode
-from .backgammon import AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper
 from .frame import game_frame
+from .start import check_options
+from .wrappers import wrap
 from .play_env import (
-    _HIGH,
+    FEATURE_HIGH,
     DEFAULT_MAX_CANDIDATES,
     N_FEATURES,
     order_candidates,
@@ -100,6 +101,8 @@ __all__ = ["env", "raw_env", "PlaysEnvConfig", "IllegalActionError"]
 
 REWARDS = ("points", "win")
 RENDER_MODES = ("ansi", "human", "rgb_array")
+START_OPTIONS = ("position_id", "dice", "agent")
+"""The keys ``reset(options=...)`` accepts."""
 
 
 @dataclass(frozen=True)
@@ -157,10 +160,7 @@ def env(**kwargs) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (as
     :func:`bg_env.envs.backgammon.env`): an illegal action ends the game against the
     offender (reward -1), actions out of range are rejected, the API order is enforced."""
-    inner = raw_env(**kwargs)
-    wrapped = TerminateIllegalWrapper(inner, illegal_reward=-1)
-    wrapped = AssertOutOfBoundsWrapper(wrapped)
-    return OrderEnforcingWrapper(wrapped)
+    return wrap(raw_env(**kwargs), illegal_reward=-1)
 
 
 class raw_env(AECEnv):
@@ -182,7 +182,7 @@ class raw_env(AECEnv):
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
         space = spaces.Dict({
-            "observation": spaces.Box(-_HIGH, _HIGH, shape=(k * N_FEATURES,), dtype=np.float32),
+            "observation": spaces.Box(-FEATURE_HIGH, FEATURE_HIGH, shape=(k * N_FEATURES,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(k,), dtype=np.int8),
         })
         self.observation_spaces = {a: space for a in self.possible_agents}
@@ -231,42 +231,40 @@ class raw_env(AECEnv):
                 ``action_space(agent).sample(mask)`` repeats too.
             options: optional ``position_id`` (the board from the side of the agent on
                 roll), ``dice`` (``(a, b)``, that agent's roll; needs ``position_id``)
-                and ``agent`` (the agent on roll, ``player_0`` by default). Other keys
-                are ignored. Without ``position_id``: the opening roll.
+                and ``agent`` (the agent on roll, ``player_0`` by default). Without
+                ``position_id``: the opening roll.
+
+        Raises:
+            ValueError: an unknown key or a bad value, naming it (the env is unchanged).
         """
+        options = check_options(options, START_OPTIONS)
+        rng = seeding.np_random(seed)[0] if seed is not None else self.np_random
+        if "position_id" in options:
+            game = self._start_at(options, rng)
+        else:
+            if "dice" in options or "agent" in options:
+                raise ValueError("options['dice'] and options['agent'] need options['position_id']")
+            game = Game(self.config.game_rules)
+            game.opening(rng)
+        self.np_random, self.game = rng, game
         if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):  # action_space(a).sample(mask)
                 self.action_spaces[agent].seed(seed + i)
-        options = options or {}
         self.agents = self.possible_agents[:]
-        self.game = Game(self.config.game_rules)
-        if "position_id" in options:
-            self._start_at(options)
-        else:
-            if "dice" in options:
-                raise ValueError("options['dice'] needs options['position_id']")
-            self.game.opening(self.np_random)
         self._reset_bookkeeping()
         self._advance()
         if self.game.phase == Phase.OVER:
             self._accumulate_rewards()
 
-    def _start_at(self, options) -> None:
-        g = self.game
+    def _start_at(self, options, rng) -> Game:
         agent = options.get("agent", "player_0")
         if agent not in self.possible_agents:
             raise ValueError(f"options['agent']={agent!r}: expected one of {self.possible_agents}")
-        pos = g.variant.position_from_id(options["position_id"])
-        dice = options.get("dice")
-        if dice is not None:
-            dice = tuple(int(d) for d in dice)
-            if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-                raise ValueError(f"options['dice']={options['dice']!r}: expected two dice 1..6")
-        g.position = pos
-        g.turn = self.possible_agents.index(agent)
-        g.phase = Phase.MOVE
-        g.begin_turn(self.np_random, dice)
+        rules = self.config.game_rules
+        pos = Game(rules).variant.position_from_id(options["position_id"])
+        dice = check_dice(options["dice"], "options['dice']") if "dice" in options else None
+        return Game.from_position(pos, rng, rules, turn=self.possible_agents.index(agent),
+                                  dice=dice)
 
     def _reset_bookkeeping(self) -> None:
         self.rewards = {a: 0 for a in self.agents}

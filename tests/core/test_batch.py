@@ -76,7 +76,7 @@ def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:
         r = game.result
         assert (s[batch.WINNER], batch.OUTCOMES[s[batch.OUTCOME]], s[batch.POINTS]) == (
             r.winner, r.outcome, r.points), where
-    copy = games.game(i)
+    copy = Game.from_games(games, i)
     assert (copy.legal_mask() == game.legal_mask()).all(), where
     if game.phase == Phase.MOVE:
         assert sorted(copy.remaining) == sorted(game.remaining), where

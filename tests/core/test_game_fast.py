@@ -75,7 +75,7 @@ def test_fast_paths_play_the_same_games_as_the_pure_python_path(mode):
 
 
 def test_dice_kernel_draws_what_generator_integers_draws():
-    from bg_env.core.game import _bit_generator_pointers
+    from bg_env.core.kernel_io import bit_generator_pointers
     from bg_env.core.fast import roll_dice
 
     for bitgen in (np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64):
@@ -86,7 +86,7 @@ def test_dice_kernel_draws_what_generator_integers_draws():
                 assert ours.integers(1000) == theirs.integers(1000)
                 assert ours.random() == theirs.random()
             expected = (int(theirs.integers(1, 7)), int(theirs.integers(1, 7)))
-            assert roll_dice(*_bit_generator_pointers(ours)) == expected
+            assert roll_dice(*bit_generator_pointers(ours)) == expected
         assert (ours.integers(1 << 62, size=8) == theirs.integers(1 << 62, size=8)).all()
 
 

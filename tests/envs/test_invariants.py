@@ -27,6 +27,7 @@ from bg_env.core import Position, legal_plays
 from bg_env.core.game import Game, Phase
 from bg_env.core.position import BAR, InvalidPositionError
 from bg_env.envs import backgammon as bg_module
+from bg_env.envs import start as start_module
 from bg_env.envs.backgammon import raw_env
 
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -250,6 +251,7 @@ def _mask_results(e: raw_env) -> tuple[set[str], list[str]]:
 def recording_env(monkeypatch):
     """A raw env whose games stop (and record the board) when a play is complete."""
     monkeypatch.setattr(bg_module, "Game", _PlayRecorder)
+    monkeypatch.setattr(start_module, "Game", _PlayRecorder)  # (reset with options)
     return raw_env()
 
 

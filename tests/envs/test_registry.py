@@ -16,7 +16,7 @@ from pettingzoo.test import api_test
 import bg_env
 from bg_env import backgammon_plays_v0, backgammon_v0
 from bg_env.core.actions import DOUBLE, N_ACTIONS
-from bg_env.core.game import PURE_PYTHON
+from bg_env.core.game import PURE_PYTHON, Game
 from bg_env.envs.backgammon import OrderEnforcingWrapper
 from bg_env.envs.backgammon import raw_env as moves_raw_env
 from bg_env.envs.gym_vector import BackgammonVectorEnv, MaskedSyncVectorEnv
@@ -97,7 +97,7 @@ def test_gymnasium_vector_entry_point_runs_the_kernels_with_one_mask_row_per_gam
     masks = venv.action_masks()
     assert masks.shape == (8, N_ACTIONS)
     for i in range(8):
-        game = venv.batch.games.game(i)
+        game = Game.from_games(venv.batch.games, i)
         assert game.actor == venv.batch.sides[i]
         assert np.flatnonzero(masks[i]).tolist() == sorted(game.legal_actions())
     # same seed, same games

@@ -12,7 +12,7 @@ pytest.importorskip("stable_baselines3")
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
 from bg_env.actions import N_ACTIONS  # noqa: E402
-from bg_env.core.game import PURE_PYTHON, IllegalActionError, Phase  # noqa: E402
+from bg_env.core.game import PURE_PYTHON, Game, IllegalActionError, Phase  # noqa: E402
 from bg_env.envs.observation import COMPACT_SIZE, TESAURO_SIZE, encode  # noqa: E402
 from bg_env.envs.vector import (  # noqa: E402
     BackgammonVecEnv,
@@ -172,7 +172,7 @@ def test_masks_and_observations_equal_the_single_env(config):
     for _ in range(150):
         masks = venv.action_masks()
         for i in range(venv.num_envs):
-            game = venv.games.game(i)
+            game = Game.from_games(venv.games, i)
             side = int(venv.sides[i])
             assert game.phase != Phase.OVER and game.actor == side
             np.testing.assert_array_equal(masks[i], game.legal_mask())

@@ -1,0 +1,205 @@
+"""Starting a game anywhere: :class:`StartAnywhere` gives :class:`~bg_env.core.game.Game`
+its public constructors (:meth:`~StartAnywhere.from_position`, ``from_match_state``,
+``from_match_id``, ``from_xgid``, ``from_games``), and the checks of values that come from outside (a
+user, a config, a reset option): dice, actions and start positions. Each raises a
+``ValueError`` that names the value and what was expected, before anything is changed.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .cube import GameResult, IllegalActionError, Phase, Rules, check_cube
+from .position import Position
+from .variants import PinnedPosition, get_variant, variant_outcome
+
+__all__ = ["StartAnywhere", "check_dice", "action_index", "checked_position", "NoDice"]
+
+
+def check_dice(dice, name: str = "dice") -> tuple[int, int]:
+    """``dice`` as two ``int`` 1..6 (a roll given from outside).
+
+    Raises:
+        ValueError: not two integers 1..6 (a string, floats, booleans, three dice...),
+            naming ``name`` and the value.
+    """
+    values = None
+    if not isinstance(dice, (str, bytes)):
+        try:
+            values = tuple(dice)
+        except TypeError:
+            pass
+    if (values is None or len(values) != 2
+            or not all(isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_))
+                       and 1 <= d <= 6 for d in values)):
+        raise ValueError(f"{name}={dice!r}: expected two integer dice 1..6, e.g. (3, 1)")
+    return int(values[0]), int(values[1])
+
+
+def action_index(action) -> int:
+    """``action`` as an ``int`` when it is an integer (Python or numpy, or a 0-d integer
+    array); a float (``3.7``, even ``3.0``), a bool or a string is refused.
+
+    Raises:
+        IllegalActionError: not an integer (naming it).
+    """
+    if type(action) is int:
+        return action
+    if not isinstance(action, (bool, np.bool_)):
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            return int(action)
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise IllegalActionError(f"action {action!r}: expected an integer action index")
+
+
+def checked_position(position, variant) -> Position:
+    """``position`` as the variant's board type (Plakoto: pins), checked for the variant
+    and for a game still in play."""
+    if not isinstance(position, Position):
+        raise ValueError(f"position={position!r}: expected a Position")
+    if variant.landing == "pin" and not isinstance(position, PinnedPosition):
+        position = PinnedPosition(position.me, position.opp, (0, 0))
+    variant.validate(position)
+    if variant_outcome(variant, position) is not None:
+        raise ValueError(f"position {position.position_id()}: the game is already over")
+    return position
+
+
+class NoDice:
+    """The generator of a game started without one: a roll raises."""
+
+    def integers(self, *args, **kwargs):
+        raise ValueError("this start needs a roll: pass rng (a numpy Generator)")
+
+
+class StartAnywhere:
+    """The public constructors of :class:`~bg_env.core.game.Game` (a mixin): a game
+    started in any position, cube state, roll or pending double, checked first."""
+
+    @classmethod
+    def from_position(cls, position: Position, rng=None, rules: Rules | None = None, *,
+                      turn: int = 0, dice=None, played=(), cube_value: int = 1,
+                      cube_owner: int = -1, cube_turned: bool | None = None,
+                      double_offered: bool = False, bomb_owner: int = -1,
+                      turns: int = 0) -> "Game":
+        """A game started anywhere: ``position`` seen from ``turn`` (0 or 1), the side on
+        turn, at the start of its turn (the cube question when doubling is allowed, else
+        a roll from ``rng``), with ``dice`` already rolled, or with a double offered
+        (``double_offered``: the other side must answer). ``played``: checker actions
+        already made with ``dice`` this turn (each checked, as :meth:`step` checks it).
+
+        ``rng`` (a numpy ``Generator``) is needed only when the game must roll: no dice
+        given and no cube question, or a roll that cannot be played. Forced moves are not
+        yet played (:meth:`settle`), as after :meth:`opening`.
+
+        Raises:
+            ValueError: a bad turn, dice, cube (see :func:`~bg_env.core.cube.check_cube`),
+                a double that may not be offered, or a position the variant cannot hold.
+            IllegalActionError: a move of ``played`` is not legal.
+        """
+        rules = rules if rules is not None else Rules()
+        if turn not in (0, 1) or isinstance(turn, bool):
+            raise ValueError(f"turn={turn!r}: expected 0 or 1")
+        position = checked_position(position, get_variant(rules.variant))
+        check_cube(rules, cube_value, cube_owner)
+        game = cls(rules, position, turn=turn, cube_value=int(cube_value),
+                   cube_owner=int(cube_owner), bomb_owner=bomb_owner, turns=turns,
+                   cube_turned=cube_value > 1 if cube_turned is None else bool(cube_turned))
+        rng = NoDice() if rng is None else rng
+        if double_offered:
+            if dice is not None or played:
+                raise ValueError("double_offered: a double comes before the roll (no dice)")
+            if not game.may_double():
+                raise ValueError(f"double_offered: side {turn} may not double a cube of "
+                                 f"{cube_value} owned by {cube_owner} under {rules}")
+            game.offer_double()
+            return game
+        if played and dice is None:
+            raise ValueError("played: moves need the dice they were played with")
+        game.begin_turn(rng, None if dice is None else check_dice(dice))
+        for action in played:  # forced ones included: nothing is settled in between
+            action = action_index(action)
+            if game.phase != Phase.MOVE or action not in game.legal_actions():
+                raise IllegalActionError(f"played: action {action} is not legal after "
+                                         f"{[str(m) for m in game.played]} with {dice}")
+            game._apply_move(action)
+        return game
+
+    @classmethod
+    def from_match_state(cls, position: Position, state, rng=None,
+                         rules: Rules | None = None) -> "Game":
+        """The game of a :class:`~bg_env.core.match_id.MatchState` (a Match ID's or an
+        XGID's): ``position`` seen from the player on roll; the cube, the dice and a
+        pending double from ``state`` (the score is the match's, not the game's).
+
+        Raises:
+            ValueError: the state's game is not in play, or its cube does not fit ``rules``.
+        """
+        if state.game_state not in (0, 1):
+            raise ValueError(f"{state!r}: the game is not in play (game state {state.game_state})")
+        if state.resigned:
+            raise ValueError(f"{state!r}: a resignation is pending (not supported)")
+        rolled = state.dice if state.dice[0] and not state.double_offered else None
+        return cls.from_position(
+            position, rng, rules, turn=state.player_on_roll, dice=rolled,
+            cube_value=state.cube_value, cube_owner=state.cube_owner,
+            double_offered=state.double_offered)
+
+    @classmethod
+    def from_match_id(cls, position_id: str, match_id: str, rng=None,
+                      rules: Rules | None = None) -> "Game":
+        """:meth:`from_match_state` from a Position ID (the player on roll's view) and a
+        GNU Backgammon Match ID."""
+        from .match_id import MatchState
+
+        rules = rules if rules is not None else Rules()
+        position = get_variant(rules.variant).position_from_id(position_id)
+        return cls.from_match_state(position, MatchState.from_match_id(match_id), rng, rules)
+
+    @classmethod
+    def from_xgid(cls, xgid: str, rng=None, rules: Rules | None = None) -> "Game":
+        """:meth:`from_match_state` from an XGID (eXtreme Gammon's position and match)."""
+        from .match_id import from_xgid
+
+        rules = rules if rules is not None else Rules()
+        position, state = from_xgid(xgid, checkers=get_variant(rules.variant).checkers)
+        return cls.from_match_state(position, state, rng, rules)
+
+    @classmethod
+    def from_games(cls, games, i: int) -> "Game":
+        """Game ``i`` of a :class:`~bg_env.core.batch.Games` (the kernels' arrays) as a
+        Game in the same state, to inspect or to go on with (the same game: its forced
+        moves are played, the dice to come are those of the generator it is given). The
+        turn's moves are replayed from the position the dice were rolled in."""
+        from . import batch as b
+
+        s = games.state[i].tolist()
+        me, opp = games.me[i].tolist(), games.opp[i].tolist()
+        phase = s[b.PHASE]
+        played = s[b.PLAYED0:b.PLAYED0 + s[b.N_PLAYED]] if phase == b.P_MOVE else []
+        for code in reversed(played):  # back to the position the dice were rolled in
+            source, die, hit = code % 150 // 6 + 1, code % 6 + 1, code >= 150
+            dest = max(source - die, 0)
+            me[source] += 1
+            me[dest] -= 1
+            if hit:
+                opp[25 - dest], opp[25] = 1, opp[25] - 1
+        rules = games.game_rules
+        cube = dict(turn=s[b.TURN], cube_value=s[b.CUBE_VALUE], cube_owner=s[b.CUBE_OWNER],
+                    cube_turned=bool(s[b.CUBE_TURNED]), turns=s[b.TURNS])
+        position = Position(tuple(me), tuple(opp))
+        if phase == b.P_MOVE:
+            game = cls.from_position(position, None, rules, dice=(s[b.ROLL0], s[b.ROLL1]),
+                                     played=[c % 150 for c in played], **cube)
+            game.settle(None)
+            return game
+        result = (GameResult(s[b.WINNER], b.OUTCOMES[s[b.OUTCOME]], s[b.CUBE_VALUE],
+                             s[b.POINTS]) if phase == b.P_OVER else None)
+        # between plays every field of a Game is public
+        return cls(rules, position, phase=Phase.ALL[phase], pending_cube=s[b.PENDING],
+                   result=result, **cube)

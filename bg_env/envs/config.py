@@ -1,0 +1,104 @@
+"""The configuration of the checker-move environments (:mod:`bg_env.envs.backgammon`,
+the Gymnasium and vector envs built on it): :class:`EnvConfig`, every key checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from ..core.game import Rules
+from ..core.match import MET_MAX_AWAY, Match
+from .observation import ENCODERS
+
+__all__ = ["EnvConfig", "REWARDS", "MATCH_REWARDS", "RENDER_MODES", "CUBE_DEFAULT"]
+
+REWARDS = ("points", "win")
+MATCH_REWARDS = ("result", "equity")
+RENDER_MODES = ("ansi", "human", "rgb_array")
+CUBE_DEFAULT = False
+"""Every env view plays without the doubling cube unless given ``cube=True``: with the cube
+on, random play ends almost every game in a dropped double, which is what a first
+training run then learns (the play-level views are cubeless in any case)."""
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """Everything an environment can be configured with (money game): the rule options of
+    :class:`~bg_env.core.game.Rules` (``cube``, ``jacoby``, ``beaver``, ``auto_doubles``,
+    ``max_cube``, ``gammons``, ``cube_progression``), passed flat to :meth:`from_kwargs`,
+    and the fields below."""
+
+    game_rules: Rules = field(default_factory=lambda: Rules(cube=CUBE_DEFAULT))
+    """The rule options (see :class:`~bg_env.core.game.Rules`). The cube is off unless
+    ``cube=True`` (:data:`CUBE_DEFAULT`)."""
+    reward: str = "points"
+    """``"points"`` (cube x gammon multiplier) or ``"win"`` (+-1)."""
+    observation: str = "tesauro"
+    """Observation encoder name (:data:`bg_env.envs.observation.ENCODERS`)."""
+    max_turns: int | None = None
+    """Truncate the game after this many turns (``None`` = never); in match play, the
+    turns of the game being played."""
+    render_mode: str | None = None
+    """``"ansi"``, ``"human"`` or ``"rgb_array"``."""
+    match_length: int = 0
+    """0: a money game is the episode. N (1..25): a match to N points is the episode."""
+    match_reward: str = "result"
+    """Match play: ``"result"`` (+-1 when the match ends) or ``"equity"`` (after every
+    game, twice its change in match-winning chances, Kazaross-XG2; sums to +-1)."""
+    context: bool | None = None
+    """Append the context block (:mod:`bg_env.envs.context`: variant, bomb, pins, match
+    score) to the observation; ``None``: whenever the variant is not standard or a match
+    is played."""
+
+    def __post_init__(self) -> None:
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward={self.reward!r}: expected one of {list(REWARDS)}")
+        if self.observation not in ENCODERS:
+            raise ValueError(f"observation={self.observation!r}: expected one of {list(ENCODERS)}")
+        if self.render_mode not in (None,) + RENDER_MODES:
+            raise ValueError(f"render_mode={self.render_mode!r}: expected None or one of {list(RENDER_MODES)}")
+        if self.max_turns is not None and (not isinstance(self.max_turns, int) or self.max_turns < 1):
+            raise ValueError(f"max_turns={self.max_turns!r}: expected None or a positive integer")
+        if (not isinstance(self.match_length, int) or isinstance(self.match_length, bool)
+                or not 0 <= self.match_length <= MET_MAX_AWAY):
+            raise ValueError(
+                f"match_length={self.match_length!r}: expected 0 (money game) or 1..{MET_MAX_AWAY}")
+        if self.match_reward not in MATCH_REWARDS:
+            raise ValueError(f"match_reward={self.match_reward!r}: expected one of {list(MATCH_REWARDS)}")
+        if self.context not in (None, True, False):
+            raise ValueError(f"context={self.context!r}: expected None (automatic), True or False")
+        if self.match_length:
+            Match(self.match_length, self.game_rules)  # no Jacoby, beavers, auto doubles
+
+    @property
+    def batch_kernels_apply(self) -> bool:
+        """Whether the array kernels (:mod:`bg_env.core.batch`, :mod:`bg_env.core.engine`)
+        can play these games: standard money games without the context block."""
+        return (self.game_rules.variant == "standard" and not self.match_length
+                and not self.uses_context)
+
+    @property
+    def uses_context(self) -> bool:
+        """Whether observations carry the context block."""
+        if self.context is not None:
+            return self.context
+        return self.game_rules.variant != "standard" or self.match_length > 0
+
+    @classmethod
+    def keys(cls) -> list[str]:
+        """Every key :meth:`from_kwargs` accepts."""
+        return Rules.keys() + [f.name for f in fields(cls) if f.name != "game_rules"]
+
+    @classmethod
+    def from_kwargs(cls, **kwargs) -> "EnvConfig":
+        """Build a config from flat keys, naming any unknown key and the allowed ones."""
+        known = cls.keys()
+        unknown = sorted(set(kwargs) - set(known))
+        if unknown:
+            raise ValueError(f"unknown config key(s) {unknown}; allowed keys: {known}")
+        rule_keys = set(Rules.keys())
+        rules = Rules(**{"cube": CUBE_DEFAULT,
+                         **{k: v for k, v in kwargs.items() if k in rule_keys}})
+        return cls(rules, **{k: v for k, v in kwargs.items() if k not in rule_keys})
+
+    def rules(self) -> Rules:
+        return self.game_rules
