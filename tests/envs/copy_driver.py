@@ -61,8 +61,20 @@ def drive_vec(venv, steps: int = STEPS // 4) -> list:
     return trace
 
 
+def drive_gym_vector(venv, steps: int = STEPS // 4) -> list:
+    """Step a Gymnasium ``VectorEnv`` with masks (``action_masks()``)."""
+    trace = []
+    for step in range(steps):
+        masks = venv.action_masks()
+        obs, rewards, terminated, truncated, _ = venv.step(
+            np.array([_pick(m, step + i) for i, m in enumerate(masks)]))
+        trace.append((obs.tobytes(), rewards.tobytes(), terminated.tobytes(), truncated.tobytes()))
+    return trace
+
+
 def drive(kind: str, env) -> list:
-    return {"aec": drive_aec, "gym": drive_gym, "vec": drive_vec}[kind](env)
+    return {"aec": drive_aec, "gym": drive_gym, "vec": drive_vec,
+            "gym_vector": drive_gym_vector}[kind](env)
 
 
 def _mid_play(env, seed: int):
@@ -111,7 +123,7 @@ def make_case(name: str):
         assert env.game.phase == "move"
         return "aec", env
     if name == "raw_take":  # a double on offer, the taker to answer
-        env = backgammon_v0.raw_env()
+        env = backgammon_v0.raw_env(cube=True)
         env.reset(seed=7, options={"position_id": START})
         env.step(DOUBLE)
         assert env.game.phase == "take"
@@ -137,11 +149,17 @@ def make_case(name: str):
         venv.reset()
         drive_vec(venv, 5)
         return "vec", venv
+    if name == "gym_vector":  # gymnasium.make_vec's vector entry point (the kernels)
+        venv = gymnasium.make_vec("bg_env/Backgammon-v0", num_envs=3,
+                                  vectorization_mode="vector_entry_point")
+        venv.reset(seed=14)
+        drive_gym_vector(venv, 5)
+        return "gym_vector", venv
     raise ValueError(name)
 
 
 CASES = ("raw_kernels", "raw_mid_play", "env_wrapped", "raw_game", "raw_take", "raw_match",
-         "raw_variant", "plays_aec", "gym", "gym_plays", "vector")
+         "raw_variant", "plays_aec", "gym", "gym_plays", "vector", "gym_vector")
 
 
 def main(envs_file: str, traces_file: str) -> None:

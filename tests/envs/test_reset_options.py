@@ -67,7 +67,7 @@ def test_numpy_integer_dice_are_fine(dice):
 
 
 def test_reset_from_an_xgid():
-    env = backgammon_v0.raw_env()
+    env = backgammon_v0.raw_env(cube=True)
     env.reset(seed=0, options={"xgid": XGID_START_52})
     assert env.position_id() == START and env.dice == (5, 2)
     assert env.agent_selection == "player_0"
@@ -112,7 +112,7 @@ def test_match_id_with_the_match_length_of_the_env_is_taken():
 
 def test_money_match_id_with_a_cube_over_max_cube_is_refused():
     big = MatchState(cube_value=1024, cube_owner=0).match_id()
-    _refused(backgammon_v0.raw_env, {"match_id": big}, "1024", "max_cube=64")
+    _refused(lambda: backgammon_v0.raw_env(cube=True), {"match_id": big}, "1024", "max_cube=64")
 
 
 def test_cube_in_a_match_id_needs_the_cube_on():
