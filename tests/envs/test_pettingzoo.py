@@ -304,7 +304,7 @@ def test_reset_with_match_id(on_roll):
     MatchState = _match_state()
     mid = MatchState(cube_value=4, cube_owner=1 - on_roll, player_on_roll=on_roll,
                      turn=on_roll, dice=(5, 2)).match_id()
-    env = backgammon_v0.raw_env()
+    env = backgammon_v0.raw_env(cube=True)
     env.reset(seed=0, options={"position_id": START, "match_id": mid})
     agent = env.possible_agents[on_roll]
     assert env.agent_selection == agent
