@@ -101,7 +101,7 @@ class BackgammonMultiAgentEnv(MultiAgentEnv):
         obs, rewards, terminated, truncated, infos = {}, {}, {}, {}, {}
         while self.env.agents:
             agent = self.env.agent_selection
-            observation, reward, term, trunc, info = self.env.last(observe=False)
+            _, reward, term, trunc, info = self.env.last(observe=False)
             obs[agent] = self._observe(agent)
             rewards[agent] = float(reward)
             terminated[agent], truncated[agent], infos[agent] = term, trunc, info

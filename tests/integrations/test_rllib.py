@@ -97,6 +97,16 @@ def test_env_config_errors_name_the_key():
         ppo_config({"cubee": False})
 
 
+def test_ppo_config_policies():
+    shared = ppo_config()
+    assert set(shared.policies) == {SHARED_POLICY}
+    assert {shared.policy_mapping_fn(a, None) for a in ("player_0", "player_1")} == {SHARED_POLICY}
+    per_seat = ppo_config(self_play=False)
+    assert set(per_seat.policies) == {"player_0", "player_1"}
+    assert per_seat.policy_mapping_fn("player_1", None) == "player_1"
+    assert set(per_seat.rl_module_spec.rl_module_specs) == {"player_0", "player_1"}
+
+
 def test_module_masks_illegal_actions():
     config = ppo_config({"cube": False}, hidden=(16,))
     env = BackgammonMultiAgentEnv({"cube": False})
