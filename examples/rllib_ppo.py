@@ -44,7 +44,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", type=int, nargs="+", default=[128, 128], help="hidden layer sizes")
     p.add_argument("--max-turns", type=int, default=None, help="truncate games after N turns")
     p.add_argument("--cube", action="store_true", help="play with the doubling cube")
-    p.add_argument("--per-seat", action="store_true", help="one policy per seat instead of self-play")
+    p.add_argument("--per-seat", action="store_true",
+                   help="one policy per seat instead of self-play")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--checkpoint", default=None, help="save the algorithm here at the end")
     p.add_argument("--smoke", action="store_true",

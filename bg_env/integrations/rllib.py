@@ -89,9 +89,12 @@ class BackgammonMultiAgentEnv(MultiAgentEnv):
     def step(self, action_dict: dict[str, Any]):
         """Play the action of the agent to act, then report the next agent to act (or, at
         the end of the game, both agents' last observations and rewards)."""
+        if self._legal is None or not self.env.agents:
+            raise RuntimeError("step() before reset() or after the game ended: call reset()")
         agent = self.env.agent_selection
         if agent not in action_dict:
-            raise ValueError(f"action_dict {action_dict!r} has no action for {agent!r}, the agent to act")
+            raise ValueError(
+                f"action_dict {action_dict!r} has no action for {agent!r}, the agent to act")
         action = _as_action(action_dict[agent])
         if not (0 <= action < len(self._legal) and self._legal[action]):
             raise IllegalActionError(

@@ -57,6 +57,8 @@ def test_env_asks_one_agent_at_a_time_and_ends_with_both():
         assert all(r == 0 for r in rewards.values())
     obs, rewards, terminated, truncated, infos = steps[-1]
     assert set(obs) == {"player_0", "player_1"} and terminated["__all__"]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step({"player_0": 0})
     assert rewards["player_0"] == -rewards["player_1"] != 0
     winner = infos["player_0"]["winner"]
     assert rewards[winner] > 0
@@ -78,6 +80,8 @@ def test_env_observations_match_the_aec_env():
 
 def test_env_refuses_an_illegal_action_and_keeps_its_state():
     env = BackgammonMultiAgentEnv({"cube": False})
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step({"player_0": 0})
     obs, _ = env.reset(seed=1)
     (agent,) = obs
     illegal = int(np.flatnonzero(obs[agent][ACTION_MASK] == 0)[0])
