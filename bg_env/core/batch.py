@@ -38,6 +38,7 @@ from numba import njit
 
 from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
 from .fast import die_from, mask_into, turn_plan
+from .move_kernels import apply_move_kernel, loss_kind_kernel, use_die_kernel
 from .outcome import GAMMON_RULES
 
 __all__ = ["Games", "act", "reset_games", "start_episodes", "step_against_random", "OUTCOMES"]
@@ -105,8 +106,9 @@ def _next_die(seeds, i, fn, st):
 
 # ------------------------------------------------------------------------- rules
 @njit(cache=True)
-def _next_cube(value, arithmetic):
-    """The cube value after one more double."""
+def next_cube_kernel(value, arithmetic):
+    """:func:`bg_env.core.cube.next_cube_value` in the kernels (checked against it in
+    ``tests/core/test_move_kernels.py``)."""
     if arithmetic:
         return 2 if value < 2 else value + 1
     return value * 2
@@ -124,12 +126,12 @@ def _may_double(s, rules):
         return False
     if s[CUBE_OWNER] != -1 and s[CUBE_OWNER] != s[TURN]:
         return False
-    return _cube_allowed(_next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC]), rules)
+    return _cube_allowed(next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC]), rules)
 
 
 @njit(cache=True)
 def _may_beaver(s, rules):
-    value = _next_cube(s[PENDING], rules[R_ARITHMETIC])
+    value = next_cube_kernel(s[PENDING], rules[R_ARITHMETIC])
     return rules[R_BEAVER] != 0 and _cube_allowed(value, rules)
 
 
@@ -147,17 +149,6 @@ def _finish(s, winner, outcome, points):
     s[POINTS] = points
     s[MOVES_LEFT] = 0
     s[N_DICE] = 0
-
-
-@njit(cache=True)
-def _loss_kind(loser):
-    """0 single, 1 gammon, 2 backgammon (RULES.md §5; :func:`bg_env.core.outcome.outcome`)."""
-    if loser[0] != 0:
-        return 0
-    for p in range(19, 26):
-        if loser[p] != 0:
-            return 2
-    return 1
 
 
 @njit(cache=True)
@@ -216,10 +207,10 @@ def _end_turn(s, me, opp, rules, seeds, i, fn, st):
     """The play is complete: the game ends when the mover is off, else the other side
     takes the turn (:meth:`Game._end_turn`)."""
     if _all_off(me):
-        _finish(s, s[TURN], _loss_kind(opp), _score(_loss_kind(opp), s, rules))
+        _finish(s, s[TURN], loss_kind_kernel(opp, True), _score(loss_kind_kernel(opp, True), s, rules))
         return
     if _all_off(opp):  # pragma: no cover - the game would have ended before
-        _finish(s, 1 - s[TURN], _loss_kind(me), _score(_loss_kind(me), s, rules))
+        _finish(s, 1 - s[TURN], loss_kind_kernel(me, True), _score(loss_kind_kernel(me, True), s, rules))
         return
     s[TURNS] += 1
     for p in range(26):
@@ -231,27 +222,10 @@ def _end_turn(s, me, opp, rules, seeds, i, fn, st):
 
 @njit(cache=True)
 def _apply_move(s, me, opp, action):
-    """Play one checker move (unchecked) and use its die."""
-    source = action // 6 + 1
-    die = action % 6 + 1
-    dest = source - die
-    if dest < 0:
-        dest = 0
-    me[source] -= 1
-    me[dest] += 1
-    s[PLAYED0 + s[N_PLAYED]] = action
-    if dest >= 1 and opp[25 - dest] == 1:
-        opp[25 - dest] = 0
-        opp[25] += 1
-        s[PLAYED0 + s[N_PLAYED]] += 150
+    """Play one checker move (unchecked), log it and use its die."""
+    s[PLAYED0 + s[N_PLAYED]] = apply_move_kernel(me, opp, action)
     s[N_PLAYED] += 1
-    n = s[N_DICE]
-    for k in range(n):
-        if s[DIE0 + k] == die:
-            s[DIE0 + k] = s[DIE0 + n - 1]
-            s[DIE0 + n - 1] = 0
-            break
-    s[N_DICE] = n - 1
+    s[N_DICE] = use_die_kernel(s, DIE0, s[N_DICE], action % 6 + 1)
     s[MOVES_LEFT] -= 1
 
 
@@ -308,7 +282,7 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st):
         b = _next_die(seeds, i, fn, st)
         if a != b:
             break
-        nxt = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
+        nxt = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
         if ties < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0 and _cube_allowed(nxt, rules):
             ties += 1
             s[CUBE_VALUE] = nxt
@@ -325,7 +299,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
         _apply_move(s, me, opp, action)
     elif phase == P_CUBE:
         if action == DOUBLE:
-            s[PENDING] = _next_cube(s[CUBE_VALUE], rules[R_ARITHMETIC])
+            s[PENDING] = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
             s[PHASE] = P_TAKE
         else:
             d1 = _next_die(seeds, i, fn, st)
@@ -336,7 +310,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
             _finish(s, 1 - taker, 3, s[CUBE_VALUE])
         elif action == BEAVER:
             s[CUBE_VALUE] = s[PENDING]
-            s[PENDING] = _next_cube(s[PENDING], rules[R_ARITHMETIC])
+            s[PENDING] = next_cube_kernel(s[PENDING], rules[R_ARITHMETIC])
             s[PHASE] = P_BEAVER_TAKE
         else:  # TAKE
             s[CUBE_VALUE] = s[PENDING]

@@ -58,6 +58,8 @@ except ImportError:  # pragma: no cover - numba moved its intrinsic
             n -= 1
         return n
 
+from .actions import decode_move
+from .move_kernels import apply_move_kernel, use_die_kernel
 from .moves import Move, Play, dice_to_play
 from .position import Position
 
@@ -478,26 +480,10 @@ def play_and_settle(board, mask, remaining, moves_left, larger_only, action):
     a = action
     while True:
         if a >= 0:
-            source = a // 6 + 1
-            die = a % 6 + 1
-            dest = source - die
-            if dest < 0:
-                dest = 0
-            me[source] -= 1
-            me[dest] += 1
-            code = a
-            if dest >= 1 and opp[25 - dest] == 1:
-                opp[25 - dest] = 0
-                opp[25] += 1
-                code += 150
+            code = apply_move_kernel(me, opp, a)
             log |= code << (9 * n_moves)
             n_moves += 1
-            for k in range(n):
-                if rem[k] == die:
-                    rem[k] = rem[n - 1]
-                    rem[n - 1] = 0
-                    break
-            n -= 1
+            n = use_die_kernel(rem, 0, n, a % 6 + 1)
             moves_left -= 1
         if moves_left <= 0 or n == 0:
             count = 0
@@ -780,7 +766,7 @@ def _plays_for_python(board, d1, d2):
 
 # --------------------------------------------------------------- Python objects
 MOVE_CODES: tuple[Move, ...] = tuple(
-    Move(a // 6 + 1, a % 6 + 1, hit) for hit in (False, True) for a in range(N_MOVE_ACTIONS)
+    Move(*decode_move(a), hit) for hit in (False, True) for a in range(N_MOVE_ACTIONS)
 )
 """Every Move, indexed by ``action + 150 * hit`` (Move is immutable, so they are shared)."""
 

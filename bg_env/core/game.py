@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, N_CHECKER_ACTIONS, ROLL, TAKE
+from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, N_CHECKER_ACTIONS, ROLL, TAKE, decode_move
 from .cube import (
     GameResult,
     IllegalActionError,
@@ -49,7 +49,7 @@ from .start import StartAnywhere, action_index, check_dice
 from .game_kernels import PURE_PYTHON, KernelMoves
 from .kernel_io import MOVES as _MOVES
 from .kernel_io import new_position
-from .moves import Move, Play, _apply, dice_to_play, legal_next_moves, legal_plays
+from .moves import Move, Play, dice_to_play, legal_next_moves, legal_plays, move_checker
 from .outcome import outcome, score_points
 from .position import Position
 from .variants import VariantTurn, explode, get_variant, variant_outcome
@@ -219,7 +219,7 @@ class Game(StartAnywhere, KernelMoves):
             return legal_next_moves(self.position, self.remaining, self.moves_left, self.larger_only)
         moves = []
         for a in self._move_actions():
-            source, die = a // 6 + 1, a % 6 + 1
+            source, die = decode_move(a)
             dest = source - die
             moves.append(Move(source, die, dest >= 1 and self.position.opp[25 - dest] == 1))
         return moves
@@ -271,7 +271,7 @@ class Game(StartAnywhere, KernelMoves):
                 found.setdefault((pos.me, pos.opp), Play(self.position, moves, pos))
                 return
             for m in legal_next_moves(pos, remaining, left, 0):
-                me, opp, _ = _apply(pos.me, pos.opp, m.source, m.die)
+                me, opp, _ = move_checker(pos.me, pos.opp, m.source, m.die)
                 rest = list(remaining)
                 rest.remove(m.die)
                 extend(Position(me, opp), rest, left - 1, moves + (m,))
@@ -438,14 +438,14 @@ class Game(StartAnywhere, KernelMoves):
 
     def _apply_move(self, action: int) -> None:
         """Play the checker move ``action`` (unchecked)."""
-        source, die = action // 6 + 1, action % 6 + 1
+        source, die = decode_move(action)
         if self._vturn is not None:
             self.position, hit = self._vturn.move(action)
             self.played.append(_MOVES[source, die, hit])
             self.remaining.remove(die)
             self.moves_left = self._vturn.moves_to_play
             return
-        me, opp, hit = _apply(self.position.me, self.position.opp, source, die)
+        me, opp, hit = move_checker(self.position.me, self.position.opp, source, die)
         self.position = new_position(me, opp)
         self.played.append(_MOVES[source, die, hit])
         self.remaining.remove(die)

@@ -29,6 +29,7 @@ import operator
 from dataclasses import dataclass
 from functools import cached_property
 
+from .actions import decode_move
 from .board import BAR, OFF, Board
 from .magriel import format_play
 
@@ -37,6 +38,7 @@ __all__ = [
     "Play",
     "single_moves",
     "apply_move",
+    "move_checker",
     "legal_plays",
     "legal_plays_reference",
     "max_dice_usable",
@@ -117,8 +119,11 @@ def _move_is_legal(me: Side, opp: Side, source: int, die: int) -> bool:
     return dest == 0 or _no_checker_above(me, source)
 
 
-def _apply(me: Side, opp: Side, source: int, die: int) -> tuple[Side, Side, bool]:
-    """Move one checker without checking legality; returns the new sides and the hit flag."""
+def move_checker(me: Side, opp: Side, source: int, die: int) -> tuple[Side, Side, bool]:
+    """Move one checker without checking legality; returns the new sides and the hit flag.
+
+    The rule's one Python copy; its kernel twin is
+    :func:`bg_env.core.move_kernels.apply_move_kernel` (``tests/core/test_move_kernels.py``)."""
     dest = max(source - die, OFF)
     new_me = list(me)
     new_me[source] -= 1
@@ -150,13 +155,10 @@ def apply_move(pos: Board, move: Move | int) -> Board:
         ValueError: the move is not legal on its own in this position.
     """
     if not isinstance(move, Move):
-        action = operator.index(move)
-        if not 0 <= action < 150:
-            raise ValueError(f"action {action} is not a checker move (0..149)")
-        move = Move(action // 6 + 1, action % 6 + 1)
+        move = Move(*decode_move(operator.index(move)))
     if not _move_is_legal(pos.me, pos.opp, move.source, move.die):
         raise ValueError(f"move {move} (source {move.source}, die {move.die}) is not legal here")
-    me, opp, _ = _apply(pos.me, pos.opp, move.source, move.die)
+    me, opp, _ = move_checker(pos.me, pos.opp, move.source, move.die)
     return type(pos)(me, opp)
 
 
@@ -231,7 +233,7 @@ def legal_plays_reference(pos: Board, dice: tuple[int, int]) -> list[Play]:
             for source in range(1, 26):
                 if _move_is_legal(me, opp, source, die):
                     moved = True
-                    me2, opp2, hit = _apply(me, opp, source, die)
+                    me2, opp2, hit = move_checker(me, opp, source, die)
                     rest = remaining[:i] + remaining[i + 1 :]
                     extend(me2, opp2, rest, moves + (Move(source, die, hit),))
         if not moved:
@@ -259,7 +261,7 @@ def legal_plays(pos: Board, dice: tuple[int, int]) -> list[Play]:
                 for source in range(top, 0, -1):
                     if me[source] and _move_is_legal(me, opp, source, die):
                         moved = True
-                        me2, opp2, hit = _apply(me, opp, source, die)
+                        me2, opp2, hit = move_checker(me, opp, source, die)
                         extend_double(me2, opp2, left - 1, source, moves + (Move(source, die, hit),))
             if not moved:
                 seqs.append((moves, me, opp))
@@ -271,13 +273,13 @@ def legal_plays(pos: Board, dice: tuple[int, int]) -> list[Play]:
             for s1 in range(25, 0, -1):
                 if not (me[s1] and _move_is_legal(me, opp, s1, first)):
                     continue
-                me1, opp1, hit1 = _apply(me, opp, s1, first)
+                me1, opp1, hit1 = move_checker(me, opp, s1, first)
                 m1 = Move(s1, first, hit1)
                 moved = False
                 for s2 in range(25, 0, -1):
                     if me1[s2] and _move_is_legal(me1, opp1, s2, second):
                         moved = True
-                        me2, opp2, hit2 = _apply(me1, opp1, s2, second)
+                        me2, opp2, hit2 = move_checker(me1, opp1, s2, second)
                         seqs.append(((m1, Move(s2, second, hit2)), me2, opp2))
                 if not moved:
                     seqs.append(((m1,), me1, opp1))
@@ -300,7 +302,7 @@ def _max_dice(me: Side, opp: Side, remaining: list[int]) -> int:
         for i, die in enumerate(sorted(set(rem), reverse=True)):
             for source in range(25, 0, -1):
                 if me[source] and _move_is_legal(me, opp, source, die):
-                    me2, opp2, _ = _apply(me, opp, source, die)
+                    me2, opp2, _ = move_checker(me, opp, source, die)
                     j = rem.index(die)
                     got = 1 + best(me2, opp2, rem[:j] + rem[j + 1 :])
                     if got == len(rem):
@@ -337,7 +339,7 @@ def legal_next_moves(
         rest.remove(die)
         for source in range(25, 0, -1):
             if pos.me[source] and _move_is_legal(pos.me, pos.opp, source, die):
-                me2, opp2, hit = _apply(pos.me, pos.opp, source, die)
+                me2, opp2, hit = move_checker(pos.me, pos.opp, source, die)
                 if moves_left == 1 or _max_dice(me2, opp2, rest) >= moves_left - 1:
                     out.append(Move(source, die, hit))
     return out

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .board import OFF, Board
 
-__all__ = ["Outcome", "outcome", "is_game_over", "score_points", "GAMMON_RULES"]
+__all__ = ["Outcome", "outcome", "loss_kind", "is_game_over", "score_points", "GAMMON_RULES"]
 
 GAMMON_RULES = ("all", "no_backgammons", "none")
 _MULTIPLIER = {"single": 1, "gammon": 2, "backgammon": 3, "hit": 1, "mother": 2}
@@ -46,12 +46,16 @@ class Outcome:
         return _MULTIPLIER[self.kind]
 
 
-def _loss_kind(loser: tuple[int, ...]) -> str:
+def loss_kind(loser: tuple[int, ...], backgammon_possible: bool = True) -> str:
     """What the loser's checkers say: none off is a gammon; none off and one on the bar
-    or in the winner's home board (the loser's points 19..24) is a backgammon."""
+    or in the winner's home board (the loser's points 19..24) is a backgammon, where
+    ``backgammon_possible`` (the variants without the backgammon pass ``False``).
+
+    The rule's one Python copy; its kernel twin is
+    :func:`bg_env.core.move_kernels.loss_kind_kernel` (``tests/core/test_move_kernels.py``)."""
     if loser[OFF]:
         return "single"
-    if any(loser[19:26]):
+    if backgammon_possible and any(loser[19:26]):
         return "backgammon"
     return "gammon"
 
@@ -59,9 +63,9 @@ def _loss_kind(loser: tuple[int, ...]) -> str:
 def outcome(pos: Board) -> Outcome | None:
     """The outcome if one side has borne off all its checkers, else ``None``."""
     if not any(pos.me[1:26]):
-        return Outcome(0, _loss_kind(pos.opp))
+        return Outcome(0, loss_kind(pos.opp))
     if not any(pos.opp[1:26]):
-        return Outcome(1, _loss_kind(pos.me))
+        return Outcome(1, loss_kind(pos.me))
     return None
 
 

@@ -11,7 +11,9 @@ import operator
 
 import numpy as np
 
+from .actions import decode_move
 from .cube import GameResult, IllegalActionError, Phase, Rules, check_cube
+from .move_kernels import HIT
 from .position import Position
 from .variants import PinnedPosition, get_variant, variant_outcome
 
@@ -183,7 +185,7 @@ class StartAnywhere:
         phase = s[b.PHASE]
         played = s[b.PLAYED0:b.PLAYED0 + s[b.N_PLAYED]] if phase == b.P_MOVE else []
         for code in reversed(played):  # back to the position the dice were rolled in
-            source, die, hit = code % 150 // 6 + 1, code % 6 + 1, code >= 150
+            (source, die), hit = decode_move(code % HIT), code >= HIT
             dest = max(source - die, 0)
             me[source] += 1
             me[dest] -= 1

@@ -9,7 +9,7 @@ Plakoto and Long Nardy know no backgammons, sudden death no gammons.
 from __future__ import annotations
 
 from ..board import BAR, OFF
-from ..outcome import Outcome
+from ..outcome import Outcome, loss_kind
 from ..position import Position
 from .pinned import pins_of
 
@@ -24,12 +24,7 @@ def _loss_kind(variant, loser: tuple[int, ...]) -> str:
     """What the loser's checkers say (single, gammon, backgammon), capped at the
     variant's ``max_kind``. Only the backgammon family has the backgammon: a checker on
     the bar or in the winner's home board."""
-    if loser[OFF]:
-        kind = "single"
-    elif any(loser[19:26]) and variant.geometry == "opposite":
-        kind = "backgammon"
-    else:
-        kind = "gammon"
+    kind = loss_kind(loser, variant.geometry == "opposite")
     return _KINDS[min(_KINDS.index(kind), _KINDS.index(variant.max_kind))]
 
 
