@@ -3,7 +3,8 @@
 Description:
     ``gymnasium.make_vec("bg_env/Backgammon-v0", num_envs=N,
     vectorization_mode="vector_entry_point")`` returns :class:`BackgammonVectorEnv`: ``N``
-    games of one learner against the built-in random opponent, all stepped by one call to
+    games of one learner against a built-in opponent (``opponent="random"`` or
+    ``"pubeval"``), all stepped by one call to
     the numba kernels (:class:`~bg_env.envs.kernel_batch.KernelBatch`, the engine of
     :func:`bg_env.make_vec_env` too); no Stable-Baselines3 needed. Any other opponent,
     a variant, match play, the context block or a ``render_mode`` cannot run on the
@@ -47,7 +48,7 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
-from .kernel_batch import KernelBatch
+from .kernel_batch import KERNEL_OPPONENTS, KernelBatch
 
 __all__ = ["BackgammonVectorEnv", "MaskedSyncVectorEnv", "make_moves_vector_env",
            "make_plays_vector_env"]
@@ -56,7 +57,7 @@ _SINGLE_ENV_KEYS = ("learner", "illegal_action", "illegal_reward")
 
 
 class BackgammonVectorEnv(VectorEnv):
-    """``num_envs`` games against the random opponent on the kernels (module docstring).
+    """``num_envs`` games against a built-in opponent on the kernels (module docstring).
 
     Args:
         num_envs: how many games.
@@ -119,13 +120,13 @@ class MaskedSyncVectorEnv(SyncVectorEnv):
 
 def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs) -> VectorEnv:
     """The vector entry point of ``bg_env/Backgammon-v0``: the kernels when they can
-    play the configuration (random opponent, standard money game, no context, no
+    play the configuration (random or pubeval opponent, standard money game, no context, no
     rendering), else a :class:`MaskedSyncVectorEnv` of
     :class:`~bg_env.envs.gym_env.BackgammonEnv`."""
     config = {k: v for k, v in kwargs.items() if k not in _SINGLE_ENV_KEYS}
-    if (opponent == "random" and not PURE_PYTHON and kwargs.get("render_mode") is None
+    if (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS and not PURE_PYTHON and kwargs.get("render_mode") is None
             and EnvConfig.from_kwargs(**config).batch_kernels_apply):
-        return BackgammonVectorEnv(num_envs, **kwargs)
+        return BackgammonVectorEnv(num_envs, opponent=opponent, **kwargs)
     _check_num_envs(num_envs)
     return MaskedSyncVectorEnv(
         [lambda: BackgammonEnv(opponent=opponent, **kwargs) for _ in range(num_envs)])

@@ -1,4 +1,5 @@
-"""Many single-agent games against the built-in random opponent, stepped by one kernel call.
+"""Many single-agent games against a built-in opponent (random or pubeval), stepped by one
+kernel call.
 
 The engine room of the batched vector envs: Stable-Baselines3's
 (:class:`bg_env.envs.vector.BackgammonVecEnv`) and Gymnasium's
@@ -15,22 +16,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import batch
+from ..core import batch, batch_pubeval
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from .backgammon import EnvConfig
 from .observation import encode_games, observation_space
 
-__all__ = ["KernelBatch", "AGENTS"]
+__all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS"]
 
 AGENTS = ("player_0", "player_1")
 
 RUNNING, TERMINATED, TRUNCATED, ILLEGAL = 0, 1, 2, 3
 """The kernels' status codes of a game after a step."""
 
+KERNEL_OPPONENTS = ("random", "pubeval")
+"""The opponents the kernels play themselves (:mod:`bg_env.core.batch`,
+:mod:`bg_env.core.batch_pubeval`)."""
+
 
 class KernelBatch:
-    """``num_envs`` games of one learner against the random opponent.
+    """``num_envs`` games of one learner against a built-in opponent.
 
     Args:
         num_envs: how many games.
@@ -39,6 +44,8 @@ class KernelBatch:
         illegal_action: ``"lose"`` (the game ends, reward ``illegal_reward``) or
             ``"raise"`` (:class:`~bg_env.core.game.IllegalActionError`, nothing stepped).
         illegal_reward: the reward for an illegal action under ``"lose"``.
+        opponent: ``"random"`` (uniform over the legal actions) or ``"pubeval"``
+            (Tesauro's pubeval, cubeless, as ``agents.pubeval.PubevalAgent``).
         **config: :class:`~bg_env.envs.backgammon.EnvConfig` keys (no ``render_mode``).
 
     Raises:
@@ -46,7 +53,9 @@ class KernelBatch:
     """
 
     def __init__(self, num_envs: int, learner: str | None = None, illegal_action: str = "lose",
-                 illegal_reward: float = -1.0, **config):
+                 illegal_reward: float = -1.0, opponent: str = "random", **config):
+        if opponent not in KERNEL_OPPONENTS:
+            raise ValueError(f"opponent={opponent!r}: the kernels play {list(KERNEL_OPPONENTS)}")
         if (not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool)
                 or num_envs < 1):
             raise ValueError(f"num_envs={num_envs!r}: expected a positive integer")
@@ -62,6 +71,7 @@ class KernelBatch:
         if self.config.render_mode is not None:
             raise ValueError("render_mode: the batched kernels do not render; use GymVecEnv")
         self.num_envs = int(num_envs)
+        self.opponent = opponent
         self.games = batch.Games(self.num_envs, self.config.rules())
         self.learner = -1 if learner is None else AGENTS.index(learner)
         self.illegal_action = illegal_action
@@ -106,8 +116,10 @@ class KernelBatch:
                     f"env {i}: action {actions[i]} is not legal; legal: "
                     f"{np.flatnonzero(g.mask[i]).tolist()}"
                 )
-        batch.step_against_random(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, self.sides,
-                                  actions, self.max_turns, self.status)
+        step = (batch.step_against_random if self.opponent == "random"
+                else batch_pubeval.step_against_pubeval)
+        step(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, self.sides, actions, self.max_turns,
+             self.status)
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = self.status != RUNNING
         infos: list[dict] = [{} for _ in range(self.num_envs)]
@@ -139,8 +151,10 @@ class KernelBatch:
 
     def _start(self, which: np.ndarray) -> None:
         g = self.games
-        batch.start_episodes(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, which, self.sides,
-                             self.learner, self.max_turns)
+        start = (batch.start_episodes if self.opponent == "random"
+                 else batch_pubeval.start_episodes_pubeval)
+        start(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, which, self.sides, self.learner,
+              self.max_turns)
 
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""

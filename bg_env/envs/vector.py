@@ -3,8 +3,9 @@
 Description:
     ``make_vec_env(num_envs, opponent="random")`` returns a Stable-Baselines3 ``VecEnv`` of
     ``num_envs`` single-agent games, each the :class:`~bg_env.envs.gym_env.BackgammonEnv`
-    view: one learner against an opponent, one step per learner decision. Against the
-    built-in random opponent with the checker-move view, all games live in numpy arrays
+    view: one learner against an opponent, one step per learner decision. Against a
+    built-in opponent (``"random"`` or ``"pubeval"``, :mod:`bg_env.core.batch_pubeval`)
+    with the checker-move view, all games live in numpy arrays
     and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
     learner's action, then the opponent's decisions until the learner must act again);
     nothing runs per game in Python but the bookkeeping of finished episodes (standard
@@ -58,7 +59,7 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
-from .kernel_batch import AGENTS, KernelBatch
+from .kernel_batch import AGENTS, KERNEL_OPPONENTS, KernelBatch
 
 __all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "bench_vec_env"]
 
@@ -71,7 +72,7 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
 
     Args:
         num_envs: how many games.
-        opponent: ``"random"`` (the fast path), or anything the Gymnasium env takes: an
+        opponent: ``"random"`` or ``"pubeval"`` (the fast path, on the kernels), or anything the Gymnasium env takes: an
             agent, a callable, a spec string of the opponent registry
             (:mod:`bg_env.envs.opponents`).
         view: ``"moves"`` (one checker move a step, :mod:`bg_env.envs.gym_env`) or
@@ -93,9 +94,9 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
 
         make = lambda: BackgammonPlaysEnv(opponent=opponent, **config)  # noqa: E731
         venv: VecEnv = GymVecEnv([make] * num_envs)
-    elif (opponent == "random" and not PURE_PYTHON and config.get("render_mode") is None
+    elif (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS and not PURE_PYTHON and config.get("render_mode") is None
           and EnvConfig.from_kwargs(**_env_keys(config)).batch_kernels_apply):
-        venv = BackgammonVecEnv(num_envs, **config)
+        venv = BackgammonVecEnv(num_envs, opponent=opponent, **config)
     else:
         venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)
     if seed is not None:
@@ -119,7 +120,8 @@ class GymVecEnv(DummyVecEnv):
 
 
 class BackgammonVecEnv(VecEnv):
-    """Games against the built-in random opponent, all stepped by one kernel call
+    """Games against a built-in opponent (``opponent="random"`` or ``"pubeval"``), all
+    stepped by one kernel call
     (Stable-Baselines3's ``VecEnv`` over :class:`~bg_env.envs.kernel_batch.KernelBatch`).
 
     Args:
@@ -133,9 +135,9 @@ class BackgammonVecEnv(VecEnv):
     """
 
     def __init__(self, num_envs: int, learner: str | None = None, illegal_action: str = "lose",
-                 illegal_reward: float = -1.0, **config):
+                 illegal_reward: float = -1.0, opponent: str = "random", **config):
         self.batch = KernelBatch(num_envs, learner=learner, illegal_action=illegal_action,
-                                 illegal_reward=illegal_reward, **config)
+                                 illegal_reward=illegal_reward, opponent=opponent, **config)
         self.render_mode = None
         super().__init__(num_envs, self.batch.observation_space, spaces.Discrete(N_ACTIONS))
 

@@ -1,0 +1,110 @@
+"""The batched games of :mod:`bg_env.core.batch` against Tesauro's pubeval instead of the
+random opponent (numba kernels; the fast path of ``make_vec_env(n, opponent="pubeval")``).
+
+The opponent plays as ``agents.pubeval.PubevalAgent`` does in the single envs: cubeless
+(never doubles, always takes), and on its move it makes the legal play whose result
+pubeval scores highest (:func:`bg_env.core.pubeval_kernels.pubeval_best`), with the race
+flag read from the position when it first decides (after any forced moves the game played
+for it, as ``Game.legal_continuations`` hands them to the agent).
+
+Forced moves are played by the state machine before the opponent decides; the plays are
+enumerated from the turn's start (the forced moves undone) with the turn's roll, whose
+results are the same as the continuations' (a forced move begins every legal play).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .actions import ROLL, TAKE
+from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
+                    TURNS, _act, _below, actor, open_row)
+from .pubeval_kernels import is_race, pubeval_best
+
+__all__ = ["start_episodes_pubeval", "step_against_pubeval", "turn_start"]
+
+
+@njit(cache=True)
+def turn_start(s, me, opp, start_me, start_opp):
+    """The board at the start of the current play: ``me``/``opp`` with the moves played
+    this turn (``PLAYED0..``, ``action + 150 * hit``) taken back."""
+    for p in range(26):
+        start_me[p] = me[p]
+        start_opp[p] = opp[p]
+    for k in range(s[N_PLAYED] - 1, -1, -1):
+        code = s[PLAYED0 + k]
+        action = code % 150
+        source = action // 6 + 1
+        dest = max(source - (action % 6 + 1), 0)
+        start_me[dest] -= 1
+        start_me[source] += 1
+        if code >= 150:
+            start_opp[25] -= 1
+            start_opp[25 - dest] += 1
+
+
+@njit(cache=True)
+def _plan_play(s, me, opp, plan):
+    """Pubeval's play for the current turn into ``plan`` (its actions in playable order,
+    -1 padded)."""
+    start_me = np.empty(26, np.int64)
+    start_opp = np.empty(26, np.int64)
+    turn_start(s, me, opp, start_me, start_opp)
+    _, _, actions, best = pubeval_best(start_me, start_opp, s[ROLL0], s[ROLL1],
+                                       is_race(me, opp))
+    for j in range(4):
+        plan[j] = actions[best, j]
+
+
+@njit(cache=True)
+def _pubeval_turns(s, me, opp, seeds, i, rules, mask, side, max_turns):
+    """Pubeval decides until ``side`` must act; returns 0 then, 1 when the game is over,
+    2 when truncated (as ``batch._opponent_turns``)."""
+    plan = np.full(4, -1, np.int64)
+    planned = -1  # the TURNS value the plan is for
+    while True:
+        if s[PHASE] == P_OVER:
+            return 1
+        if max_turns > 0 and s[TURNS] >= max_turns:
+            return 2
+        if actor(s) == side:
+            return 0
+        if s[PHASE] == P_MOVE:
+            if planned != s[TURNS]:
+                _plan_play(s, me, opp, plan)
+                planned = s[TURNS]
+            action = plan[s[N_PLAYED]]
+        elif s[PHASE] == P_CUBE:
+            action = ROLL
+        else:
+            action = TAKE
+        if not _act(s, me, opp, seeds, i, rules, mask, action):
+            raise RuntimeError("pubeval's planned move is not legal")
+
+
+@njit(cache=True)
+def start_episodes_pubeval(state, me, opp, seeds, rules, mask, which, sides, learner,
+                           max_turns):
+    """``batch.start_episodes`` with pubeval as the opponent."""
+    for i in range(state.shape[0]):
+        if not which[i]:
+            continue
+        while True:
+            sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
+            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
+            if _pubeval_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i], sides[i],
+                              max_turns) == 0:
+                break
+
+
+@njit(cache=True)
+def step_against_pubeval(state, me, opp, seeds, rules, mask, sides, actions, max_turns,
+                         status):
+    """``batch.step_against_random`` with pubeval as the opponent."""
+    for i in range(state.shape[0]):
+        if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i]):
+            status[i] = 3
+            continue
+        status[i] = _pubeval_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i],
+                                   sides[i], max_turns)
