@@ -223,10 +223,17 @@ class BackgammonVecEnv(VecEnv):
         return [False for _ in self._indices(indices)]
 
 
-def bench_vec_env(seconds: float = 3.0, num_envs: int = 64) -> tuple[float, float]:
-    """Random self-play, cube off, through :func:`make_vec_env`: ``(games/s, steps/s)``,
-    a step being one learner decision in one game (the opponent's are not counted)."""
-    venv = make_vec_env(num_envs, cube=False, seed=0)
+def bench_vec_env(seconds: float = 3.0, num_envs: int = 64, opponent: str = "random",
+                  kernels: bool = True) -> tuple[float, float]:
+    """A random learner against ``opponent``, cube off, through :func:`make_vec_env`
+    (``kernels=False``: the single envs one after another, :class:`GymVecEnv`):
+    ``(games/s, steps/s)``, a step being one learner decision in one game (the opponent's
+    are not counted)."""
+    if kernels:
+        venv = make_vec_env(num_envs, opponent=opponent, cube=False, seed=0)
+    else:
+        venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, cube=False)] * num_envs)
+        venv.seed(0)
     rng = np.random.default_rng(0)
     venv.reset()
     venv.step(_random_actions(venv.action_masks(), rng))  # compile / load the kernels
