@@ -20,6 +20,10 @@ loop gets an encoded observation at every decision (``last()`` builds it); the O
 loop asks only for ``state.legal_actions()`` and never encodes an observation tensor, so
 the comparison leans towards OpenSpiel, not towards us.
 
+Every variant gets a row too (``variant_rows``, or ``bg-env bench --variants`` for those
+rows alone): the same AEC loop through ``env(variant=V, cube=False)``, in decisions/s (a
+decision is a step of the loop) and games/s, with its decisions/s as a ratio to standard's.
+
 Last, MaskablePPO (sb3-contrib, when installed) trains for about 2048 steps on the vector
 env: the training throughput, and the share of the wall time spent inside the env's calls
 (measured by a wrapper), over the whole of ``learn()`` and over the rollouts alone.
@@ -36,7 +40,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["run_bench"]
+__all__ = ["run_bench", "variant_rows"]
 
 PGX_BATCH = 256
 PGX_ROW = f"pgx (JAX, vmap {PGX_BATCH}, CPU)"
@@ -122,6 +126,36 @@ def _movegen_cases(n: int = 500):
             plays = game.legal_continuations()
             game.play(plays[int(rng.integers(len(plays)))], rng)
     return cases
+
+
+def variant_rows(seconds: float = 3.0, variants=None) -> dict[str, dict]:
+    """Random self-play through ``env(variant=V, cube=False)`` for every variant (each
+    name once: aliases left out): ``{V: {"games_per_s", "decisions_per_s", "ratio"}}``,
+    ``ratio`` the variant's decisions/s over standard's."""
+    from bg_env import backgammon_v0
+    from bg_env.core.variants import VARIANTS
+
+    names = variants or [n for n, v in VARIANTS.items() if v.name == n]
+    if "standard" not in names:
+        names = ["standard", *names]
+    out = {}
+    for name in names:
+        env = backgammon_v0.env(variant=name, cube=False)
+        games, decisions = _timed(lambda: _aec_game(env), seconds)
+        out[name] = {"games_per_s": games, "decisions_per_s": decisions}
+    base = out["standard"]["decisions_per_s"]
+    for row in out.values():
+        row["ratio"] = row["decisions_per_s"] / base
+    return out
+
+
+def _print_variants(rows: dict[str, dict]) -> None:
+    print(f"\n{'env() random self-play, cube off':34s} {'decisions/s':>12s} {'games/s':>9s} "
+          f"{'ratio':>7s}")
+    for name, r in rows.items():
+        print(f"{'variant=' + name:34s} {r['decisions_per_s']:12.0f} {r['games_per_s']:9.1f} "
+              f"{r['ratio']:7.2f}")
+    print("ratio: decisions/s to standard's")
 
 
 def _openspiel(seconds: float):
@@ -279,14 +313,23 @@ def _ppo_training(steps: int = 2048, num_envs: int = 16):
     return steps / wall, venv.seconds / wall, venv.seconds / rollouts.seconds
 
 
-def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
-    """Measure and print the table (or JSON); returns the numbers.
+def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool = False) -> dict:
+    """Measure and print the table (or JSON); returns the numbers. ``variants_only``: only
+    the per-variant rows (:func:`variant_rows`).
 
     Raises:
         ValueError: ``seconds`` is not a positive number.
     """
     if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
         raise ValueError(f"seconds={seconds!r}: expected a positive number of seconds")
+    if variants_only:
+        out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds,
+               "variants": variant_rows(seconds)}
+        if as_json:
+            print(json.dumps(out, indent=2))
+        else:
+            _print_variants(out["variants"])
+        return out
     import gymnasium
 
     import bg_env  # noqa: F401  (registers the Gymnasium env)
@@ -362,7 +405,7 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
 
     training = _ppo_training() if bench_vec_env is not None else None
     out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds,
-           "rows": rows, "skipped": skipped}
+           "rows": rows, "skipped": skipped, "variants": variant_rows(seconds)}
     if training is not None:
         out["maskable_ppo"] = {"steps_per_s": training[0], "env_share": training[1],
                                "env_share_of_rollouts": training[2]}
@@ -385,6 +428,7 @@ def run_bench(seconds: float = 3.0, as_json: bool = False) -> dict:
               f"and {rows[PGX_ROW]['compile_s']:.1f} s of compiling and warm-up are left out")
     for name, why in skipped.items():
         print(f"skipped: {name}: {why}")
+    _print_variants(out["variants"])
     if training is not None:
         print("\nMaskablePPO on the vector env (16 games, 2048 steps, SB3 defaults, "
               f"1 torch thread): {training[0]:.0f} steps/s; env {training[1]:.1%} of the wall time "

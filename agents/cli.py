@@ -201,7 +201,7 @@ def cmd_play(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
-    run_bench(seconds=args.seconds, as_json=args.json)
+    run_bench(seconds=args.seconds, as_json=args.json, variants_only=args.variants)
     return 0
 
 
@@ -256,6 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="measure speed side by side")
     b.add_argument("--seconds", type=_positive_seconds, default=3.0, help="time per measurement")
     b.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    b.add_argument("--variants", action="store_true",
+                   help="only the per-variant rows (env() random self-play, every variant)")
     b.set_defaults(func=cmd_bench)
     return parser
 

@@ -49,3 +49,25 @@ def test_pgx_measures_games():
     pytest.importorskip("pgx")
     games_per_s, steps_per_s, compile_s = bench._pgx(0.5, batch=8)
     assert games_per_s >= 0 and steps_per_s > 0 and compile_s > 0
+
+
+def test_variant_rows_one_per_variant_with_ratio_to_standard(monkeypatch, capsys):
+    from bg_env.core.variants import VARIANTS
+
+    rates = iter(range(1, 100))
+    monkeypatch.setattr(bench, "_timed", lambda fn, seconds: (1.0, float(next(rates))))
+    out = bench.run_bench(seconds=0.01, variants_only=True)
+    rows = out["variants"]
+    assert "rows" not in out  # only the variant rows were measured
+    assert set(rows) == {n for n, v in VARIANTS.items() if v.name == n}  # no alias twice
+    assert rows["standard"]["ratio"] == 1.0
+    plakoto = rows["plakoto"]
+    assert plakoto["ratio"] == plakoto["decisions_per_s"] / rows["standard"]["decisions_per_s"]
+    text = capsys.readouterr().out
+    assert "variant=long_nardy" in text and "variant=hypergammon " not in text
+
+
+def test_variant_rows_play_real_games():
+    rows = bench.variant_rows(seconds=0.01, variants=["plakoto"])
+    assert set(rows) == {"standard", "plakoto"}
+    assert all(r["decisions_per_s"] > 0 and r["games_per_s"] > 0 for r in rows.values())
