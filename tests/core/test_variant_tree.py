@@ -1,0 +1,159 @@
+"""The fast variant generator (:mod:`bg_env.core.variants.tree`, what the game plays by)
+against the brute-force reference (:func:`~bg_env.core.variants.variant_sequences`, every
+order of the dice): the same plays on many random positions of every variant, and move
+by move the same legal next moves, hit flags and moves left (Hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bg_env.core.game import Game, Phase, Rules
+from bg_env.core.position import Position
+from bg_env.core.variants import (
+    VARIANTS, PinnedPosition, VariantTurn, get_variant, legal_plays_variant, variant_sequences,
+)
+from bg_env.core.variants.tree import legal_plays_tree, play_tree
+
+NAMES = sorted(n for n, v in VARIANTS.items() if v.name == n)
+OWN_RULES = ["plakoto", "caucasian", "long_nardy", "sudden_death", "nuclear"]
+DICE = st.tuples(st.integers(1, 6), st.integers(1, 6))
+
+
+def _game_position(variant: str, seed: int, turns: int) -> Position:
+    """The board at the start of a turn after up to ``turns`` turns of a random game
+    (played by the reference plays, so the tree does not pick its own test cases)."""
+    rng = np.random.default_rng(seed)
+    game = Game(Rules(variant=variant, cube=False))
+    game.opening(rng)
+    last = game.position
+    for _ in range(turns):
+        if game.phase == Phase.OVER:
+            break
+        if game.phase != Phase.MOVE:
+            actions = [a for a in game.legal_actions()]
+            game.step(actions[int(rng.integers(len(actions)))], rng)
+            continue
+        last = game.turn_start
+        plays = legal_plays_variant(variant, game.turn_start, game.dice)
+        play = plays[int(rng.integers(len(plays)))]
+        if play.start != game.position:  # forced moves already made by the game
+            play = next(p for p in game.legal_continuations() if p.result == play.result)
+        game.play(play, rng)
+    return last if game.phase == Phase.OVER else game.position
+
+
+def _bear_off_board(variant: str, rng: np.random.Generator) -> Position:
+    """A board of the backgammon family with the player's checkers near or in his home
+    board and a few opposing checkers there (hits in the home board: the Caucasian
+    rule's cases)."""
+    me, opp = [0] * 26, [0] * 26
+    for _ in range(15):
+        me[int(rng.choice([0, 1, 2, 3, 4, 5, 6, 6, 5, 7, 8]))] += 1
+    for _ in range(15):
+        q = int(rng.choice([0, 25 - 1, 25 - 2, 25 - 3, 25 - 4, 25 - 5, 12, 13, 3, 2, 25]))
+        if 1 <= q <= 24 and me[25 - q]:
+            q = 0
+        opp[q] += 1
+    pos = Position(tuple(me), tuple(opp))
+    if get_variant(variant).landing == "pin":
+        pos = PinnedPosition(pos.me, pos.opp, (0, 0))
+    return pos
+
+
+@st.composite
+def cases(draw, names=NAMES):
+    variant = draw(st.sampled_from(names))
+    seed = draw(st.integers(0, 10**6))
+    v = get_variant(variant)
+    if v.has_bar and draw(st.integers(0, 3)) == 0:
+        pos = _bear_off_board(variant, np.random.default_rng(seed))
+    else:
+        pos = _game_position(variant, seed, draw(st.integers(0, 120)))
+    return variant, pos, draw(DICE)
+
+
+def _reference(variant, pos, dice):
+    return variant_sequences(variant, pos, dice)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_the_tree_gives_the_reference_plays(case):
+    variant, pos, dice = case
+    ref = {result: moves for moves, result in _reference(variant, pos, dice)}
+    plays = legal_plays_tree(variant, pos, dice)
+    assert {p.result for p in plays} == set(ref), (variant, pos, dice)
+    ref_lengths = {}
+    for moves, result in _reference(variant, pos, dice):
+        ref_lengths.setdefault(result, set()).add(len(moves))
+    for p in plays:  # each play's own moves are a legal order of that play
+        assert p.start == pos and len(p.moves) in ref_lengths[p.result]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(OWN_RULES), st.randoms(use_true_random=False))
+def test_move_by_move_the_turn_follows_the_reference(case, pick):
+    """At every step of a randomly built play: the legal next actions (the mask) are the
+    next moves of the reference sequences that start with the moves made; the hit flags,
+    the board after each move and the moves still to play agree; the play ends on one of
+    the reference results; the continuations are the reference's."""
+    variant, pos, dice = case
+    seqs = variant_sequences(variant, pos, dice)
+    turn = VariantTurn(variant, pos, dice)
+    made: tuple = ()
+    current = pos
+    while True:
+        open_ = [(m, r) for m, r in seqs if tuple(x.action for x in m[: len(made)]) == made]
+        assert open_
+        want = {m[len(made)].action: m[len(made)] for m, _ in open_ if len(m) > len(made)}
+        moves = turn.next_moves()
+        assert [m.action for m in moves] == sorted(want) == turn.next_actions()
+        assert all(m.hit == want[m.action].hit for m in moves)
+        assert turn.moves_to_play == max(len(m) for m, _ in open_) - len(made)
+        assert {p.result for p in turn.continuations(current)} == {r for _, r in open_}
+        if not moves:
+            assert current in {r for _, r in open_}
+            return
+        move = moves[pick.randrange(len(moves))]
+        current, hit = turn.move(move.action)
+        made += (move.action,)
+        assert hit == move.hit
+
+
+@pytest.mark.parametrize(
+    "variant, position_id, dice, legal, illegal",
+    [
+        ("long_nardy", "CAAA/z8AAID/Pw", (4, 4), {"24/20"}, {"24/20(2)"}),
+        ("long_nardy", "AACA/z8AAID/Pw", (6, 6), {"24/18(2)"}, set()),
+        ("caucasian", "4P8BABMgAAAAAA", (4, 2), {"6/2*/off"}, set()),
+    ],
+)
+def test_the_seed_rules_hold_through_the_tree(variant, position_id, dice, legal, illegal):
+    v = get_variant(variant)
+    pos = v.position_from_id(position_id)
+    got = {p.notation for p in legal_plays_tree(v, pos, dice)}
+    assert legal <= got and not (illegal & got)
+    assert got == {p.notation for p in legal_plays_variant(v, pos, dice)}
+
+
+def test_trees_are_cached_and_bad_dice_refused():
+    pos = get_variant("plakoto").start_position()
+    assert play_tree("plakoto", pos, (6, 5)) is play_tree("plakoto", pos, (6, 5))
+    with pytest.raises(ValueError, match="1..6"):
+        play_tree("plakoto", pos, (7, 1))
+
+
+def test_a_mother_pin_ends_the_play_early():
+    """Plakoto: pinning the mother ends the game, so a play may stop before its dice are
+    used; the turn says no moves are left after it."""
+    v = get_variant("plakoto")
+    me, opp = [0] * 26, [0] * 26
+    me[5], me[0], opp[24], opp[0] = 1, 14, 1, 14  # x's 5 -> 1 with a four lands on o's 24
+    pos = PinnedPosition(tuple(me), tuple(opp), (0, 0))
+    turn = VariantTurn(v, pos, (4, 1))
+    assert 4 * 6 + 3 in turn.next_actions()
+    board, hit = turn.move(4 * 6 + 3)
+    assert hit and turn.moves_to_play == 0 and board.pinned[1] >> 24 & 1
