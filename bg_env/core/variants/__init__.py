@@ -9,8 +9,10 @@ the Plakoto mother). ``VARIANTS`` holds them by name.
 Variants whose checkers move by the standard rules (``standard``, ``nackgammon``,
 ``hypergammon1..3``, ``longgammon``, ``nuclear``) use the library's fast generators
 (:func:`bg_env.core.moves.legal_plays`, the numba kernels); the others are played by
-:func:`variant_sequences`, a plain brute-force search over every order of the dice that
-applies the rules move by move.
+:func:`play_tree` (``tree``): the moves of a roll as a graph of boards, searched once per
+board however reached and only as far as asked. :func:`variant_sequences`, a plain
+brute-force search over every order of the dice, applies the same rules (``steps``) and
+is the reference the tree is tested against; the game does not use it.
 
 The package, one module per concern, lowest first:
 
@@ -20,8 +22,8 @@ The package, one module per concern, lowest first:
 * ``spec``: the :class:`Variant` description; ``catalog``: ``VARIANTS`` by name;
 * ``plakoto``, ``caucasian``, ``nardy``: each variant's movement rules, one function per
   rule; ``steps``: one checker move under them;
-* ``sequences``: every legal play of a roll; ``turn``: a roll played move by move
-  (:class:`VariantTurn`).
+* ``sequences``: every legal play of a roll, by brute force (the reference); ``tree``:
+  the same, fast; ``turn``: a roll played move by move on the tree (:class:`VariantTurn`).
 
 The rules as applied here, with the choices the sources leave open, are written out in
 ``docs/RULES.md`` §7.
@@ -33,6 +35,7 @@ from .geometry import opp_index
 from .pinned import PinnedPosition
 from .sequences import legal_plays_variant, variant_sequences
 from .spec import Variant
+from .tree import PlayTree, legal_plays_tree, play_tree
 from .turn import VariantTurn
 
 __all__ = [
@@ -46,4 +49,7 @@ __all__ = [
     "opp_index",
     "explode",
     "VariantTurn",
+    "PlayTree",
+    "play_tree",
+    "legal_plays_tree",
 ]
