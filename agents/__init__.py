@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from bg_env.envs.opponents import register_opponent
 
@@ -22,7 +23,9 @@ SPECS = {
     "random": "uniform over the legal plays; 'random:SEED' seeds it (else an evaluation "
               "seeds it from its seed)",
     "pubeval": "Tesauro's 1993 linear evaluator (the standard benchmark)",
-    "td": "the shipped TD-Gammon baseline; 'td:PATH' loads a saved model",
+    "td": "the shipped TD-Gammon baseline (0-ply); 'td:PATH' loads a saved model; 'td:2ply' "
+          "(or 'td:PATH:2ply') looks one roll ahead, searching the 8 best 0-ply plays "
+          "('td:2ply:K' searches K, 'td:2ply:all' all of them)",
     "ppo": "the shipped MaskablePPO baseline; 'ppo:PATH' loads a saved model",
     "gnubg": "GNU Backgammon 0-ply through gnubg-nn (optional extra); 'gnubg:1' for 1-ply",
     "first": "always the lowest legal action (a deterministic test partner)",
@@ -58,7 +61,8 @@ def load_agent(spec):
     if kind == "td":
         from .td import TDAgent
 
-        return TDAgent.load(arg or os.path.join(MODELS_DIR, "td.pt"))
+        path, plies, prune = _td_spec(spec, arg)
+        return TDAgent.load(path or os.path.join(MODELS_DIR, "td.pt"), plies=plies, prune=prune)
     if kind == "ppo":
         from .ppo import PPOAgent
 
@@ -77,6 +81,30 @@ def load_agent(spec):
 
         return GnubgAgent(plies=int(arg) if arg else 0)
     raise ValueError(f"unknown agent spec {spec!r}; known: {sorted(SPECS)} (see agents.SPECS)")
+
+
+_PLY = re.compile(r"(?:^|:)(\d+)ply(?::([^:]*))?$")
+
+
+def _td_spec(spec: str, arg: str) -> tuple[str, int, int | None]:
+    """``td[:PATH][:2ply[:K|:all]]`` as ``(path or '', plies, prune)``."""
+    found = _PLY.search(arg)
+    if found is None:
+        return arg, 0, 8
+    depth, count = found.group(1), found.group(2)
+    if depth != "2":
+        raise ValueError(f"agent spec {spec!r}: search depth '{depth}ply' is not supported; "
+                         f"'td' plays 0-ply and 'td:2ply' looks one roll ahead")
+    if count is None:
+        prune = 8
+    elif count == "all":
+        prune = None
+    elif count.isdigit() and int(count) > 0:
+        prune = int(count)
+    else:
+        raise ValueError(f"agent spec {spec!r}: '{count}' is not a number of plays to search; "
+                         f"expected 'td:2ply:K' with K a positive integer, or 'td:2ply:all'")
+    return arg[: found.start()], 1, prune
 
 
 def _register_opponents() -> None:

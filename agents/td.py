@@ -123,17 +123,38 @@ class TDAgent(PlayAgent):
     cube from the same network's five probabilities (:mod:`agents.cube`: Janowski in
     money play, the match equity table at a match score).
 
+    With ``plies=1`` it looks one roll ahead (:mod:`agents.td_search`, the ``td:2ply``
+    spec): the ``prune`` plays that 0-ply rates best are rated by the average over the
+    opponent's 21 rolls of the position after his 0-ply best reply. Its cube decisions
+    stay those of the 0-ply probabilities (:meth:`probabilities`). In a variant whose
+    checkers do not move as in backgammon it plays 0-ply.
+
     Args:
         net: the evaluator.
         cube_settings: the cube-life settings (:class:`~agents.cube.CubeSettings`).
+        plies: 0 (the network's own choice) or 1 (one roll of lookahead).
+        prune: how many plays the search looks at (``None``: all); unused at 0 plies.
+
+    Raises:
+        ValueError: ``plies`` not 0 or 1, or ``prune`` not a positive integer or ``None``.
     """
 
     name = "td"
 
-    def __init__(self, net: TDNet, cube_settings: CubeSettings | None = None) -> None:
+    def __init__(self, net: TDNet, cube_settings: CubeSettings | None = None,
+                 plies: int = 0, prune: int | None = 8) -> None:
         super().__init__()
+        if plies not in (0, 1) or isinstance(plies, bool):
+            raise ValueError(f"plies={plies!r}: expected 0 (no lookahead) or 1 (one roll "
+                             f"ahead, 'td:2ply')")
+        from .td_search import check_prune
+
         self.net = net.eval()
         self.cube_settings = cube_settings or CubeSettings()
+        self.plies = plies
+        self.prune = check_prune(prune)
+        if plies:
+            self.name = "td:2ply"
 
     def probabilities(self, position: Position) -> np.ndarray:
         """The five cubeless probabilities of the player on roll in ``position`` (before
@@ -149,13 +170,18 @@ class TDAgent(PlayAgent):
     def choose_play(self, plays: list[Play], env=None) -> Play:
         if len(plays) == 1:
             return plays[0]
+        variant = getattr(getattr(env, "game", None), "variant", None)
+        if self.plies and (variant is None or variant.standard_moves):
+            from .td_search import search_choice
+
+            return plays[search_choice(self.net, plays, self.prune)[0]]
         with torch.inference_mode():
             v = self.net(torch.from_numpy(plays_features(plays))).numpy()
         return plays[int(np.argmax(numpy_equity(v)))]
 
     @classmethod
-    def load(cls, path: str) -> "TDAgent":
-        return cls(load_net(path))
+    def load(cls, path: str, plies: int = 0, prune: int | None = 8) -> "TDAgent":
+        return cls(load_net(path), plies=plies, prune=prune)
 
 
 def save_net(net: TDNet, path: str, extra: dict | None = None) -> None:

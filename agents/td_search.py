@@ -1,0 +1,144 @@
+"""One roll of lookahead for the TD network (``td:2ply``, ``TDAgent(..., plies=1)``).
+
+The 0-ply agent rates each legal play by the network's view of its afterstate. The search
+rates a play by what the opponent can do to it: for each of the 21 distinct rolls (weight
+1/36 for a double, 2/36 otherwise) the opponent answers with his best play by the same
+network at 0-ply, and the play's value is the probability-weighted average, over the
+rolls, of the network's outputs after that reply, seen from our side. Only the ``prune``
+plays that 0-ply rates best are searched (all of them when ``prune`` is ``None``).
+
+In TD-Gammon's naming this is "2-ply" (our play, then the opponent's); GNU Backgammon
+calls the same search "1-ply". A play that ends the game, and a reply that ends it, are
+scored by the board (single, gammon, backgammon), not by the network.
+
+The network is called once per search: the afterstates of every reply to every roll of
+every searched play go through it in one batch. Replies come from the numba generator
+(:func:`bg_env.core.fast.fast_legal_plays`) when it is compiled, else from
+:func:`bg_env.core.moves.legal_plays` (the same plays in the same order).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from bg_env.core.game import PURE_PYTHON
+from bg_env.core.moves import Play, legal_plays
+from bg_env.core.outcome import outcome
+from bg_env.core.position import Position
+
+from .td import features, numpy_equity, plays_features, terminal_target
+
+__all__ = ["ROLLS", "search_values", "search_choice", "check_prune"]
+
+ROLLS: tuple[tuple[int, int, float], ...] = tuple(
+    (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
+)
+"""The 21 distinct rolls ``(die, die, probability)``."""
+
+_FLIP = np.array([1, 3, 4, 1, 2])  # flip_outputs as an index: P(win) becomes 1 - P(win)
+
+
+def check_prune(prune) -> int | None:
+    """``prune`` as the number of plays to search (``None``: all).
+
+    Raises:
+        ValueError: not a positive integer or ``None``, naming the value.
+    """
+    if prune is None:
+        return None
+    if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 1:
+        raise ValueError(f"prune={prune!r}: expected a positive number of plays to search, "
+                         f"or None for all of them")
+    return int(prune)
+
+
+def flip_numpy(v: np.ndarray) -> np.ndarray:
+    """Output rows seen from the other side (:func:`agents.td.flip_outputs` in numpy)."""
+    out = v[..., _FLIP].copy()
+    out[..., 0] = 1.0 - v[..., 0]
+    return out
+
+
+def _replies(me: np.ndarray, opp: np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, np.ndarray]:
+    """Result boards ``(mover, other)`` of every legal play for ``d1-d2``, the mover's view."""
+    if not PURE_PYTHON:
+        from bg_env.core.fast import fast_legal_plays
+
+        res_me, res_opp, _, _ = fast_legal_plays(me, opp, d1, d2)
+        return res_me, res_opp
+    plays = legal_plays(Position(tuple(int(x) for x in me), tuple(int(x) for x in opp)), (d1, d2))
+    return (np.array([p.result.me for p in plays], dtype=np.int8),
+            np.array([p.result.opp for p in plays], dtype=np.int8))
+
+
+def _terminal_rows(res_me: np.ndarray, res_opp: np.ndarray, out: np.ndarray) -> None:
+    """Overwrite ``out``'s rows whose afterstate ends the game with the board's result."""
+    for i in np.flatnonzero(res_me[:, 1:].sum(axis=1) == 0):
+        done = outcome(Position(tuple(int(x) for x in res_me[i]), tuple(int(x) for x in res_opp[i])))
+        out[i] = terminal_target(done.kind)
+
+
+def _finished(play: Play) -> np.ndarray | None:
+    """The outputs of a play that bears off the last checker, else ``None``."""
+    done = play.result.outcome()
+    return None if done is None else np.array(terminal_target(done.kind), dtype=np.float32)
+
+
+def search_values(net, plays: list[Play]) -> np.ndarray:
+    """For each of ``plays``, the expected outputs (five probabilities, the mover's view)
+    after every opponent roll and his 0-ply best reply: ``(len(plays), 5)`` float32."""
+    values = np.empty((len(plays), 5), dtype=np.float32)
+    boards_me, boards_opp, segments, owners = [], [], [], []
+    for i, play in enumerate(plays):
+        end = _finished(play)
+        if end is not None:
+            values[i] = end
+            continue
+        # the opponent moves next: his checkers are "me" in his own numbering
+        me = np.frombuffer(bytes(play.result.opp), np.int8).astype(np.int64)
+        opp = np.frombuffer(bytes(play.result.me), np.int8).astype(np.int64)
+        for d1, d2, _ in ROLLS:
+            res_me, res_opp = _replies(me, opp, d1, d2)
+            boards_me.append(res_me)
+            boards_opp.append(res_opp)
+            segments.append(len(res_me))
+        owners.append(i)
+    if not owners:
+        return values
+    all_me = np.concatenate(boards_me)
+    all_opp = np.concatenate(boards_opp)
+    with torch.inference_mode():
+        out = net(torch.from_numpy(features(all_me, all_opp))).numpy()
+    _terminal_rows(all_me, all_opp, out)
+    starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
+    best = _segment_argmax(numpy_equity(out), starts, np.asarray(segments))
+    ours = flip_numpy(out[best]).reshape(len(owners), len(ROLLS), 5)
+    weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
+    values[owners] = np.einsum("r,nrk->nk", weights, ours)
+    return values
+
+
+def _segment_argmax(x: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Index into ``x`` of the first maximum of each segment ``x[start:start+length]``."""
+    peaks = np.maximum.reduceat(x, starts)
+    segment = np.repeat(np.arange(len(starts)), lengths)
+    hits = np.flatnonzero(x == peaks[segment])
+    first = np.full(len(starts), -1)
+    seg_of_hit = segment[hits]
+    # hits are in increasing order: the first hit of each segment is its first maximum
+    keep = np.ones(len(hits), dtype=bool)
+    keep[1:] = seg_of_hit[1:] != seg_of_hit[:-1]
+    first[seg_of_hit[keep]] = hits[keep]
+    return first
+
+
+def search_choice(net, plays: list[Play], prune: int | None) -> tuple[int, np.ndarray, np.ndarray]:
+    """The index of the play the search picks, the indices searched (best 0-ply first)
+    and their searched equities."""
+    with torch.inference_mode():
+        static = numpy_equity(net(torch.from_numpy(plays_features(plays))).numpy())
+    order = np.argsort(-static, kind="stable")
+    searched = order if prune is None else order[:prune]
+    equities = numpy_equity(search_values(net, [plays[i] for i in searched]))
+    return int(searched[int(np.argmax(equities))]), searched, equities
