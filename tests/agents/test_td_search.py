@@ -1,0 +1,170 @@
+"""The one-roll lookahead of the TD agent (agents/td_search.py, ``td:2ply``) against a slow
+reference that evaluates every reply of every roll one position at a time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from agents import load_agent
+from agents.base import RandomAgent
+from agents.evaluate import evaluate, play_game_env
+from agents.td import TDAgent, TDNet, features, numpy_equity, terminal_target
+from agents.td_search import ROLLS, search_choice, search_values
+from bg_env.core.moves import legal_plays_reference
+from bg_env.core.position import Position
+
+
+@pytest.fixture(scope="module")
+def net() -> TDNet:
+    torch.manual_seed(5)
+    net = TDNet(hidden=6).eval()
+    with torch.no_grad():  # spread the outputs so that plays differ clearly
+        for p in net.parameters():
+            p.mul_(3.0)
+    return net
+
+
+def one_value(net: TDNet, pos: Position) -> np.ndarray:
+    """Outputs of one afterstate (mover's view): the board's result if the game is over."""
+    done = pos.outcome()
+    if done is not None:
+        return np.array(terminal_target(done.kind), dtype=np.float64)
+    row = features(np.array([pos.me]), np.array([pos.opp]))
+    with torch.inference_mode():
+        return net(torch.from_numpy(row))[0].numpy().astype(np.float64)
+
+
+def reference_equity(net: TDNet, pos: Position) -> float:
+    """Expected equity after the opponent's 0-ply best reply, looping over each roll and
+    each reply one by one, with the brute-force move generator."""
+    if pos.outcome() is not None:
+        return float(numpy_equity(one_value(net, pos).astype(np.float32)))
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):  # all 36 rolls, each 1/36
+            best = None
+            for reply in legal_plays_reference(pos.swap(), (a, b)):
+                eq = float(numpy_equity(one_value(net, reply.result).astype(np.float32)))
+                if best is None or eq > best:
+                    best = eq
+            total += -best / 36.0
+    return total
+
+
+def reference_choice(net: TDNet, plays) -> int:
+    values = [reference_equity(net, p.result) for p in plays]
+    return int(np.argmax(values)), values
+
+
+def random_position(seed: int, turns: int) -> Position:
+    rng = np.random.default_rng(seed)
+    pos = Position.start()
+    for _ in range(turns):
+        plays = pos.legal_plays(tuple(int(d) for d in rng.integers(1, 7, 2)))
+        pos = plays[int(rng.integers(len(plays)))].result
+        if pos.outcome() is not None:
+            break
+        pos = pos.swap()
+    return pos
+
+
+POSITIONS = [
+    (Position.start(), (3, 1)),
+    (Position.start(), (6, 5)),
+    (random_position(1, 8), (4, 2)),
+    (random_position(2, 14), (6, 6)),
+    # bear-off: some plays end the game (a gammon), replies may end it too
+    (Position.from_layout({1: 1, 2: 1}, {1: 2, 2: 1, 3: 1}), (2, 1)),
+    (Position.from_layout({2: 2, 5: 1}, {1: 1, 3: 1}), (5, 2)),
+    # the opponent is on the bar against a closed board: he has no legal play
+    (Position.from_layout({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3}, {25: 1, 13: 2, 12: 12}), (2, 1)),
+]
+
+
+@pytest.mark.parametrize("pos, dice", POSITIONS)
+def test_search_matches_reference(net, pos, dice):
+    plays = pos.legal_plays(dice)
+    want, ref_values = reference_choice(net, plays)
+    got, searched, equities = search_choice(net, plays, prune=None)
+    assert sorted(searched.tolist()) == list(range(len(plays)))
+    by_play = dict(zip(searched.tolist(), equities.tolist()))
+    assert np.allclose([by_play[i] for i in range(len(plays))], ref_values, atol=1e-5)
+    assert got == want
+
+
+def test_rolls_are_the_21_with_their_weights():
+    assert len(ROLLS) == 21
+    assert sum(w for _, _, w in ROLLS) == pytest.approx(1.0)
+    assert {(a, b) for a, b, _ in ROLLS} == {(min(a, b), max(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
+def test_search_values_are_the_board_when_every_reply_ends_the_game(net):
+    # the opponent bears off his last two checkers with any roll: we lose, a gammon
+    # unless our play bore a checker off
+    pos = Position.from_layout({6: 15}, {1: 2})
+    no_off = search_values(net, pos.legal_plays((2, 1)))
+    assert np.allclose(no_off, np.tile([0, 0, 0, 1, 0], (len(no_off), 1)), atol=1e-6)
+    plays = pos.legal_plays((6, 5))
+    v = search_values(net, plays)
+    for play, row in zip(plays, v):
+        assert np.allclose(row, [0, 0, 0, 0, 0] if play.result.me[0] else [0, 0, 0, 1, 0], atol=1e-6)
+
+
+def test_prune_all_equals_no_pruning_and_prune_one_is_zero_ply(net):
+    pos, dice = Position.start(), (4, 3)
+    plays = pos.legal_plays(dice)
+    unpruned = search_choice(net, plays, None)
+    assert search_choice(net, plays, len(plays))[0] == unpruned[0]
+    assert search_choice(net, plays, len(plays) + 5)[0] == unpruned[0]
+    zero_ply = TDAgent(net).choose_play(plays)
+    assert plays[search_choice(net, plays, 1)[0]] is zero_ply
+    k = 3
+    choice, searched, _ = search_choice(net, plays, k)
+    assert len(searched) == k and choice in searched.tolist()
+
+
+def test_agent_with_plies_picks_the_reference_play(net):
+    pos, dice = random_position(4, 6), (6, 1)
+    plays = pos.legal_plays(dice)
+    agent = TDAgent(net, plies=1, prune=None)
+    assert agent.name == "td:2ply"
+    assert agent.choose_play(plays) is plays[reference_choice(net, plays)[0]]
+
+
+def test_two_ply_agent_plays_full_games_through_the_env(net):
+    agent = TDAgent(net, plies=1, prune=4)
+    winner, kind, points = play_game_env([agent, RandomAgent(seed=1)], seed=7, config={})
+    assert winner in (0, 1) and kind in ("single", "gammon", "backgammon") and points >= 1
+    stats = evaluate(agent, RandomAgent(seed=2), games=2, seed=3, cube=True)
+    assert stats.games == 2
+
+
+@pytest.mark.parametrize("spec, match", [
+    ("td:3ply", "3ply"),
+    ("td:1ply", "1ply"),
+    ("td:2ply:abc", "abc"),
+    ("td:2ply:0", "'0'"),
+])
+def test_spec_errors_are_clear(spec, match):
+    with pytest.raises(ValueError, match=match):
+        load_agent(spec)
+
+
+def test_spec_loads_the_search_agent_and_a_missing_path_is_named():
+    agent = load_agent("td:2ply:all")
+    assert agent.plies == 1 and agent.prune is None
+    assert load_agent("td:2ply").prune == 8 and load_agent("td").plies == 0
+    with pytest.raises(FileNotFoundError, match="nowhere.pt"):
+        load_agent("td:/nowhere.pt:2ply")
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"plies": 2}, "plies=2"),
+    ({"plies": 1, "prune": 0}, "prune=0"),
+    ({"plies": 1, "prune": 2.5}, "prune=2.5"),
+])
+def test_bad_settings_are_refused(net, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TDAgent(net, **kwargs)
