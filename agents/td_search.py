@@ -26,8 +26,9 @@ from bg_env.core.game import PURE_PYTHON
 from bg_env.core.moves import Play, legal_plays
 from bg_env.core.outcome import outcome
 from bg_env.core.position import Position
+from bg_env.envs.play_env import board_features
 
-from .td import features, numpy_equity, plays_features, terminal_target
+from .td import N_FEATURES, numpy_equity, plays_features, terminal_target
 
 __all__ = ["ROLLS", "search_values", "search_choice", "check_prune"]
 
@@ -108,8 +109,9 @@ def search_values(net, plays: list[Play]) -> np.ndarray:
         return values
     all_me = np.concatenate(boards_me)
     all_opp = np.concatenate(boards_opp)
+    rows = board_features(np.concatenate([all_me, all_opp], axis=1))[:, :N_FEATURES]
     with torch.inference_mode():
-        out = net(torch.from_numpy(features(all_me, all_opp))).numpy()
+        out = net(torch.from_numpy(rows)).numpy()
     _terminal_rows(all_me, all_opp, out)
     starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
     best = _segment_argmax(numpy_equity(out), starts, np.asarray(segments))

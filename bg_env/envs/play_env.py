@@ -110,6 +110,7 @@ __all__ = [
     "PRESENT",
     "candidate_features",
     "play_features",
+    "board_features",
     "order_candidates",
     "resolve_play_opponent",
     "register",
@@ -177,9 +178,15 @@ def play_features(plays: list[Play], variant=None) -> np.ndarray:
         views = [standard_view(p.result, variant) for p in plays]
         return candidate_features(np.array([v.me for v in views]), np.array([v.opp for v in views]))
     raw = b"".join([bytes(p.result.me + p.result.opp) for p in plays])
-    boards = np.frombuffer(raw, dtype=np.uint8).reshape(len(plays), 52)
+    return board_features(np.frombuffer(raw, dtype=np.uint8).reshape(len(plays), 52))
+
+
+def board_features(boards: np.ndarray) -> np.ndarray:
+    """:func:`candidate_features` of ``(N, 52)`` uint8 afterstates (the mover's 26 counts,
+    then the opponent's), by the numba kernel when numba is installed (tested equal)."""
+    boards = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 52)
     if _features_kernel is not None:
-        out = np.empty((len(plays), N_FEATURES), dtype=np.float32)
+        out = np.empty((len(boards), N_FEATURES), dtype=np.float32)
         _features_kernel(boards, _UNITS, out)
         return out
     return candidate_features(boards[:, :26], boards[:, 26:])

@@ -20,6 +20,7 @@ from bg_env.envs.play_env import (
     PRESENT,
     BackgammonPlaysEnv,
     _keep_key,
+    board_features,
     candidate_features,
     order_candidates,
     play_features,
@@ -132,6 +133,7 @@ def test_features_match_the_board_encoder():
     ref = candidate_features(me, opp)
     np.testing.assert_array_equal(ref[:, :196], encode_boards(me, opp))
     np.testing.assert_allclose(play_features(plays), ref, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(board_features(np.concatenate([me, opp], axis=1)), ref, rtol=0, atol=1e-6)
     pips_me = (me * np.arange(26)).sum(1)
     np.testing.assert_allclose(ref[:, 196], pips_me / 167, rtol=1e-6)
     assert set(np.unique(ref[:, 199])) <= {0.0, 1.0} and (ref[:, PRESENT] == 1).all()
