@@ -28,72 +28,23 @@ from torch import nn
 
 from bg_env.core.moves import Play
 from bg_env.core.position import Position
-from bg_env.envs.observation import encode_boards
-from bg_env.envs.play_env import candidate_features, play_features
 
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action
 from .model_files import ModelFileError, load_torch_file
+from .td_features import (  # noqa: F401 (re-exported: agents.td.features etc.)
+    N_FEATURES,
+    features,
+    features_reference,
+    flip_outputs,
+    numpy_equity,
+    plays_features,
+    position_features,
+    terminal_target,
+)
+from .td_search import check_prune, search_choice
 
 __all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES"]
-
-N_FEATURES = 200
-_PIPS = np.arange(26, dtype=np.float32)
-
-
-def features_reference(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-    """Network inputs for afterstates given as ``(N, 26)`` count arrays (mover = ``me``);
-    the plain numpy definition that :func:`features` computes faster."""
-    me = np.asarray(me, dtype=np.float32)
-    opp = np.asarray(opp, dtype=np.float32)
-    out = np.empty((me.shape[0], N_FEATURES), dtype=np.float32)
-    out[:, :196] = encode_boards(me, opp)
-    pip_me = me @ _PIPS
-    pip_opp = opp @ _PIPS
-    out[:, 196] = pip_me / 167.0
-    out[:, 197] = pip_opp / 167.0
-    out[:, 198] = (pip_opp - pip_me) / 50.0
-    back_me = np.where(me[:, 1:] > 0, np.arange(1, 26), 0).max(axis=1)
-    back_opp = np.where(opp[:, 1:] > 0, np.arange(1, 26), 0).max(axis=1)
-    out[:, 199] = (back_me + back_opp) < 25
-    return out
-
-
-def features(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-    """Network inputs for afterstates given as ``(N, 26)`` count arrays (mover = ``me``):
-    the play-level env's candidate rows without their "present" flag (the same numbers
-    as :func:`features_reference`)."""
-    return candidate_features(me, opp)[:, :N_FEATURES]
-
-
-def plays_features(plays: list[Play]) -> np.ndarray:
-    """:func:`features` of the results of ``plays`` (compiled when numba is present)."""
-    return play_features(plays)[:, :N_FEATURES]
-
-
-def position_features(positions: list[Position]) -> np.ndarray:
-    return features(np.array([p.me for p in positions]), np.array([p.opp for p in positions]))
-
-
-def flip_outputs(v: torch.Tensor) -> torch.Tensor:
-    """The same probabilities seen from the other side."""
-    return torch.stack([1 - v[..., 0], v[..., 3], v[..., 4], v[..., 1], v[..., 2]], dim=-1)
-
-
-
-
-_EQUITY_NP = np.array([2.0, 1.0, 1.0, -1.0, -1.0], dtype=np.float32)
-
-
-def numpy_equity(v: np.ndarray) -> np.ndarray:
-    """Cubeless money equity of output rows: 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg)."""
-    return v @ _EQUITY_NP - 1.0
-
-
-def terminal_target(kind: str) -> list[float]:
-    """Outputs of a finished game for the winner who just moved."""
-    return [1.0, float(kind in ("gammon", "backgammon")), float(kind == "backgammon"), 0.0, 0.0]
-
 
 class TDNet(nn.Module):
     """Afterstate evaluator: ``features -> 5 probabilities``."""
@@ -147,8 +98,6 @@ class TDAgent(PlayAgent):
         if plies not in (0, 1) or isinstance(plies, bool):
             raise ValueError(f"plies={plies!r}: expected 0 (no lookahead) or 1 (one roll "
                              f"ahead, 'td:2ply')")
-        from .td_search import check_prune
-
         self.net = net.eval()
         self.cube_settings = cube_settings or CubeSettings()
         self.plies = plies
@@ -172,8 +121,6 @@ class TDAgent(PlayAgent):
             return plays[0]
         variant = getattr(getattr(env, "game", None), "variant", None)
         if self.plies and (variant is None or variant.standard_moves):
-            from .td_search import search_choice
-
             return plays[search_choice(self.net, plays, self.prune)[0]]
         with torch.inference_mode():
             v = self.net(torch.from_numpy(plays_features(plays))).numpy()

@@ -28,7 +28,7 @@ from bg_env.core.outcome import outcome
 from bg_env.core.position import Position
 from bg_env.envs.play_env import board_features
 
-from .td import N_FEATURES, numpy_equity, plays_features, terminal_target
+from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
 __all__ = ["ROLLS", "search_values", "search_choice", "check_prune"]
 
