@@ -21,7 +21,7 @@ CORE = {
     RULES: ["actions", "board", "moves", "magriel", "outcome", "position", "svg", "notation",
             "match_id", "cube", "variants"],
     KERNELS: ["move_kernels", "kernel_io", "fast", "pubeval_kernels", "batch",
-              "batch_pubeval", "game_kernels", "engine"],
+              "batch_opponents", "game_kernels", "engine"],
     GAME: ["start", "game", "match", "__init__"],
 }
 

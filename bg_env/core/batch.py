@@ -41,7 +41,7 @@ from .fast import die_from, mask_into, turn_plan
 from .move_kernels import apply_move_kernel, loss_kind_kernel, use_die_kernel
 from .outcome import GAMMON_RULES
 
-__all__ = ["Games", "act", "reset_games", "start_episodes", "step_against_random", "OUTCOMES"]
+__all__ = ["Games", "act", "reset_games", "OUTCOMES"]
 
 # columns of Games.state
 TURN, PHASE, CUBE_VALUE, CUBE_OWNER, CUBE_TURNED, PENDING = 0, 1, 2, 3, 4, 5
@@ -378,35 +378,6 @@ def _opponent_turns(s, me, opp, seeds, i, rules, mask, side, max_turns):
         if actor(s) == side:
             return 0
         _act(s, me, opp, seeds, i, rules, mask, _random_action(seeds, i, mask))
-
-
-@njit(cache=True)
-def start_episodes(state, me, opp, seeds, rules, mask, which, sides, learner, max_turns):
-    """New games against a random opponent where ``which[i]``: the learner's side is
-    ``learner`` (0 or 1), or drawn from the game's generator when ``learner < 0``; the
-    opponent plays until the learner must decide (a game that ends first is replayed)."""
-    for i in range(state.shape[0]):
-        if not which[i]:
-            continue
-        while True:
-            sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
-            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
-            if _opponent_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i], sides[i],
-                               max_turns) == 0:
-                break
-
-
-@njit(cache=True)
-def step_against_random(state, me, opp, seeds, rules, mask, sides, actions, max_turns, status):
-    """The learner of game ``i`` plays ``actions[i]``, then a random opponent until the
-    learner must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
-    truncated, 3 the action was illegal (nothing changed)."""
-    for i in range(state.shape[0]):
-        if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i]):
-            status[i] = 3
-            continue
-        status[i] = _opponent_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i],
-                                    sides[i], max_turns)
 
 
 class Games:

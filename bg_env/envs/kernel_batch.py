@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import batch, batch_pubeval
+from ..core import batch, batch_opponents
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from .backgammon import EnvConfig
@@ -29,9 +29,9 @@ AGENTS = ("player_0", "player_1")
 RUNNING, TERMINATED, TRUNCATED, ILLEGAL = 0, 1, 2, 3
 """The kernels' status codes of a game after a step."""
 
-KERNEL_OPPONENTS = ("random", "pubeval")
+KERNEL_OPPONENTS = tuple(batch_opponents.OPPONENTS)
 """The opponents the kernels play themselves (:mod:`bg_env.core.batch`,
-:mod:`bg_env.core.batch_pubeval`)."""
+:mod:`bg_env.core.batch_opponents`)."""
 
 
 class KernelBatch:
@@ -116,10 +116,9 @@ class KernelBatch:
                     f"env {i}: action {actions[i]} is not legal; legal: "
                     f"{np.flatnonzero(g.mask[i]).tolist()}"
                 )
-        step = (batch.step_against_random if self.opponent == "random"
-                else batch_pubeval.step_against_pubeval)
-        step(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, self.sides, actions, self.max_turns,
-             self.status)
+        batch_opponents.step_against(batch_opponents.OPPONENTS[self.opponent], g.state, g.me,
+                                     g.opp, g.seeds, g.rules, g.mask, self.sides, actions,
+                                     self.max_turns, self.status)
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = self.status != RUNNING
         infos: list[dict] = [{} for _ in range(self.num_envs)]
@@ -151,10 +150,9 @@ class KernelBatch:
 
     def _start(self, which: np.ndarray) -> None:
         g = self.games
-        start = (batch.start_episodes if self.opponent == "random"
-                 else batch_pubeval.start_episodes_pubeval)
-        start(g.state, g.me, g.opp, g.seeds, g.rules, g.mask, which, self.sides, self.learner,
-              self.max_turns)
+        batch_opponents.start_episodes(batch_opponents.OPPONENTS[self.opponent], g.state, g.me,
+                                       g.opp, g.seeds, g.rules, g.mask, which, self.sides,
+                                       self.learner, self.max_turns)
 
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""

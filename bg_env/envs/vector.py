@@ -4,7 +4,7 @@ Description:
     ``make_vec_env(num_envs, opponent="random")`` returns a Stable-Baselines3 ``VecEnv`` of
     ``num_envs`` single-agent games, each the :class:`~bg_env.envs.gym_env.BackgammonEnv`
     view: one learner against an opponent, one step per learner decision. Against a
-    built-in opponent (``"random"`` or ``"pubeval"``, :mod:`bg_env.core.batch_pubeval`)
+    built-in opponent (``"random"`` or ``"pubeval"``, :mod:`bg_env.core.batch_opponents`)
     with the checker-move view, all games live in numpy arrays
     and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
     learner's action, then the opponent's decisions until the learner must act again);

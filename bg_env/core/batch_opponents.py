@@ -1,7 +1,10 @@
-"""The batched games of :mod:`bg_env.core.batch` against Tesauro's pubeval instead of the
-random opponent (numba kernels; the fast path of ``make_vec_env(n, opponent="pubeval")``).
+"""The batched games of :mod:`bg_env.core.batch` against a built-in opponent, played in
+the kernels (the fast path of ``make_vec_env(n, opponent=...)``): :data:`RANDOM` (uniform
+over the legal actions, ``batch``'s opponent) or :data:`PUBEVAL` (Tesauro's pubeval).
+One episode loop serves both; only the opponent's turns differ.
 
-The opponent plays as ``agents.pubeval.PubevalAgent`` does in the single envs: cubeless
+The pubeval opponent
+plays as ``agents.pubeval.PubevalAgent`` does in the single envs: cubeless
 (never doubles, always takes), and on its move it makes the legal play whose result
 pubeval scores highest (:func:`bg_env.core.pubeval_kernels.pubeval_best`), with the race
 flag read from the position when it first decides (after any forced moves the game played
@@ -19,10 +22,14 @@ from numba import njit
 
 from .actions import ROLL, TAKE
 from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
-                    TURNS, _act, _below, actor, open_row)
+                    TURNS, _act, _below, _opponent_turns, actor, open_row)
 from .pubeval_kernels import is_race, pubeval_best
 
-__all__ = ["start_episodes_pubeval", "step_against_pubeval", "turn_start"]
+__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "start_episodes", "step_against", "turn_start"]
+
+RANDOM, PUBEVAL = 0, 1
+OPPONENTS = {"random": RANDOM, "pubeval": PUBEVAL}
+"""The built-in opponents by name, as the kernels number them."""
 
 
 @njit(cache=True)
@@ -84,27 +91,40 @@ def _pubeval_turns(s, me, opp, seeds, i, rules, mask, side, max_turns):
 
 
 @njit(cache=True)
-def start_episodes_pubeval(state, me, opp, seeds, rules, mask, which, sides, learner,
-                           max_turns):
-    """``batch.start_episodes`` with pubeval as the opponent."""
+def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns):
+    """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
+    over, 2 when truncated."""
+    if opponent == PUBEVAL:
+        return _pubeval_turns(s, me, opp, seeds, i, rules, mask, side, max_turns)
+    return _opponent_turns(s, me, opp, seeds, i, rules, mask, side, max_turns)
+
+
+@njit(cache=True)
+def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, learner,
+                   max_turns):
+    """New games against ``opponent`` where ``which[i]``: the learner's side is ``learner``
+    (0 or 1), or drawn from the game's generator when ``learner < 0``; the opponent plays
+    until the learner must decide (a game that ends first is replayed)."""
     for i in range(state.shape[0]):
         if not which[i]:
             continue
         while True:
             sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
-            if _pubeval_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i], sides[i],
-                              max_turns) == 0:
+            if _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
+                                sides[i], max_turns) == 0:
                 break
 
 
 @njit(cache=True)
-def step_against_pubeval(state, me, opp, seeds, rules, mask, sides, actions, max_turns,
-                         status):
-    """``batch.step_against_random`` with pubeval as the opponent."""
+def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, max_turns,
+                 status):
+    """The learner of game ``i`` plays ``actions[i]``, then ``opponent`` until the learner
+    must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
+    truncated, 3 the action was illegal (nothing changed)."""
     for i in range(state.shape[0]):
         if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i]):
             status[i] = 3
             continue
-        status[i] = _pubeval_turns(state[i], me[i], opp[i], seeds, i, rules, mask[i],
-                                   sides[i], max_turns)
+        status[i] = _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
+                                     mask[i], sides[i], max_turns)
