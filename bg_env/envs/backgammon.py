@@ -60,7 +60,7 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
 from ..core.match import Match
 from ..core.position import Position, render_text
-from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig
+from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import CONTEXT_SIZE, encode_context, standard_view
 from .frame import game_frame
 from .observation import BOARD_SIZE, encode, encode_board, games_kernel, observation_space
@@ -330,13 +330,10 @@ class raw_env(AECEnv):
 
     def _pay(self, r) -> None:
         """A finished money game (or match game with its own episode): rewards, infos."""
-        value = r.points if self.config.reward == "points" else 1
-        winner = self.possible_agents[r.winner]
+        self.rewards.update(game_rewards(r, self.possible_agents, self.config.reward))
         for a in self.agents:
-            self.rewards[a] = value if a == winner else -value
             self.terminations[a] = True
-            self.infos[a] = {"outcome": r.outcome, "cube_value": r.cube_value,
-                             "points": r.points, "winner": winner}
+            self.infos[a] = game_info(r, self.possible_agents)
 
     def _next_game_of_match(self, result) -> Game:
         """Match play: record the finished game, pay its reward, and start the next game
@@ -346,11 +343,10 @@ class raw_env(AECEnv):
         equity = self.config.match_reward == "equity"
         change = [2 * match.equity_change(result, side) for side in (0, 1)] if equity else [0, 0]
         match.record(result)
-        game_info = {"outcome": result.outcome, "cube_value": result.cube_value,
-                     "points": result.points, "winner": self.possible_agents[result.winner]}
+        last_game = game_info(result, self.possible_agents)
         for side, a in enumerate(self.possible_agents):
             self.rewards[a] = change[side]
-            self.infos[a] = {"game": game_info, "score": match.score}
+            self.infos[a] = {"game": last_game, "score": match.score}
         if not match.is_over:
             self.game = match.new_game(self.np_random)
             self.game.settle(self.np_random)
@@ -360,7 +356,7 @@ class raw_env(AECEnv):
             if not equity:
                 self.rewards[a] = 1 if side == match.winner else -1
             self.terminations[a] = True
-            self.infos[a] = {"game": game_info, "score": match.score, "winner": winner,
+            self.infos[a] = {"game": last_game, "score": match.score, "winner": winner,
                              "games": match.games, "crawford_games": match.crawford_games_played}
         return self.game
 

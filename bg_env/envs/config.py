@@ -9,7 +9,8 @@ from ..core.game import Rules
 from ..core.match import MET_MAX_AWAY, Match
 from .observation import ENCODERS
 
-__all__ = ["EnvConfig", "REWARDS", "MATCH_REWARDS", "RENDER_MODES", "CUBE_DEFAULT"]
+__all__ = ["EnvConfig", "REWARDS", "MATCH_REWARDS", "RENDER_MODES", "CUBE_DEFAULT", "game_info",
+           "game_rewards"]
 
 REWARDS = ("points", "win")
 MATCH_REWARDS = ("result", "equity")
@@ -102,3 +103,17 @@ class EnvConfig:
 
     def rules(self) -> Rules:
         return self.game_rules
+
+
+def game_info(result, agents) -> dict:
+    """The infos of a finished game (a :class:`~bg_env.core.game.GameResult`), ``agents``
+    the env's agent names by side: outcome, cube value, points and the winner's name."""
+    return {"outcome": result.outcome, "cube_value": result.cube_value,
+            "points": result.points, "winner": agents[result.winner]}
+
+
+def game_rewards(result, agents, reward: str) -> dict:
+    """Each agent's reward for a finished game: ``+value`` to the winner and ``-value`` to
+    the loser, ``value`` the game's points (``reward="points"``) or 1 (``"win"``)."""
+    value = result.points if reward == "points" else 1
+    return {a: value if side == result.winner else -value for side, a in enumerate(agents)}

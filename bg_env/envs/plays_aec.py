@@ -86,6 +86,7 @@ from ..core.game import Game, IllegalActionError, Phase, Rules, check_dice
 from ..core.moves import Play
 from ..core.position import Position, render_text
 from ..core.variants import PinnedPosition, explode
+from .config import game_info, game_rewards
 from .frame import game_frame
 from .start import check_options
 from .wrappers import wrap
@@ -313,13 +314,10 @@ class raw_env(AECEnv):
 
     def _finish(self) -> None:
         r = self.game.result
-        value = r.points if self.config.reward == "points" else 1
-        winner = self.possible_agents[r.winner]
+        self.rewards.update(game_rewards(r, self.possible_agents, self.config.reward))
         for a in self.agents:
-            self.rewards[a] = value if a == winner else -value
             self.terminations[a] = True
-            self.infos[a] = {"outcome": r.outcome, "cube_value": r.cube_value,
-                             "points": r.points, "winner": winner}
+            self.infos[a] = game_info(r, self.possible_agents)
         self.agent_selection = self.possible_agents[self.game.actor]
 
     def step(self, action):
