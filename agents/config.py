@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, get_type_hints
@@ -28,6 +29,10 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+
+_EXPONENT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+"""A number in exponent notation, which YAML 1.1 (PyYAML) reads as a string without a dot."""
 
 
 class ConfigError(ValueError):
@@ -46,6 +51,8 @@ def _coerce(name: str, value: Any, hint: Any, source: str) -> Any:
             return value
         if t is float and isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
+        if t is float and isinstance(value, str) and _EXPONENT.fullmatch(value.strip()):
+            return float(value)  # YAML 1.1 reads 1e-4 (no dot) as a string
         if t is str and isinstance(value, str):
             return value
         if t in (list, dict) and isinstance(value, t):

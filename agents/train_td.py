@@ -39,7 +39,8 @@ from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
 from .td import (
-    TDAgent, TDNet, flip_outputs, plays_features, numpy_equity, save_net, terminal_target,
+    TDAgent, TDNet, flip_outputs, load_net, plays_features, numpy_equity, save_net,
+    terminal_target,
 )
 
 __all__ = ["TDConfig", "train_td", "self_play_game", "game_stream", "worker_pool"]
@@ -87,6 +88,10 @@ class TDConfig:
     """Processes playing the self-play games (1: the learner's own; see the module doc)."""
     device: str = "cpu"
     """Where the network learns: ``cpu``, ``cuda`` or ``auto`` (cuda when available)."""
+    init: str = ""
+    """A TD model file to start from (fine-tuning, e.g. ``agents/models/td.pt`` at a lower
+    ``lr``): its weights, not its optimizer state; its ``hidden`` and ``layers`` must be the
+    config's. Empty: a fresh network from ``seed``. Ignored by ``--resume``."""
 
     def __post_init__(self) -> None:
         if self.eval_opponents is None:
@@ -247,6 +252,8 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     ckpt_path = os.path.join(cfg.run_dir, "checkpoint.pt")
     torch.manual_seed(cfg.seed)
     player = TDNet(cfg.hidden, cfg.layers)  # plays and evaluates, on the CPU
+    if cfg.init and not resume:
+        player.load_state_dict(_initial_weights(cfg))
     net = player if device == "cpu" else TDNet(cfg.hidden, cfg.layers).to(device)
     net.load_state_dict(player.state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
@@ -316,6 +323,20 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     if writer:
         writer.close()
     return final
+
+
+def _initial_weights(cfg: TDConfig) -> dict:
+    """The weights of ``cfg.init`` (read weights-only).
+
+    Raises:
+        FileNotFoundError, ModelFileError: no such file, or not a TD network (named).
+        ValueError: its shape is not the config's ``hidden`` / ``layers``.
+    """
+    start = load_net(cfg.init)
+    if (start.hidden, start.layers) != (cfg.hidden, cfg.layers):
+        raise ValueError(f"init={cfg.init!r} has hidden={start.hidden}, layers={start.layers}; "
+                         f"the config has hidden={cfg.hidden}, layers={cfg.layers}")
+    return start.state_dict()
 
 
 def _resume(ckpt_path: str, cfg: TDConfig, net: TDNet, opt, rng) -> tuple[int, list, float]:

@@ -9,6 +9,7 @@ import logging
 import os
 
 import pytest
+import yaml
 import torch
 
 from agents import MODELS_DIR, load_agent
@@ -227,3 +228,14 @@ def test_training_logs_instead_of_printing(tmp_path, caplog, capsys):
     lines = [r.getMessage() for r in caplog.records if r.name == "agents.train_td"]
     assert any(m.startswith("[2 games") and "random: win" in m for m in lines)
     assert any(m.startswith("[4 games") for m in lines)
+
+
+@pytest.mark.parametrize("text, value", [("1e-4", 1e-4), ("2E-3", 2e-3), ("+5e0", 5.0), (".5e-1", 0.05)])
+def test_a_rate_in_exponent_notation_is_a_number(text, value):
+    # YAML 1.1 reads 1e-4 (no dot) as a string: `--set lr=1e-4` must still work
+    assert load_config(TDConfig, None, {"lr": yaml.safe_load(text)}).lr == value
+
+
+def test_a_word_for_a_number_is_still_refused():
+    with pytest.raises(ConfigError, match="lr='fast'"):
+        load_config(TDConfig, None, {"lr": "fast"})
