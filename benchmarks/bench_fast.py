@@ -41,7 +41,7 @@ from bg_env.core import (  # noqa: E402
 def first_calls() -> dict[str, float]:
     """Seconds taken by the first call of each kernel (compile or cache load)."""
     t0 = time.perf_counter()
-    from bg_env.core import fast
+    from bg_env.core import fast, mask_kernels
 
     out = {"import bg_env.core.fast": time.perf_counter() - t0}
     start = Position.start()
@@ -51,8 +51,8 @@ def first_calls() -> dict[str, float]:
         "fast_legal_plays": lambda: fast.fast_legal_plays(me, opp, 3, 1),
         "fast_legal_plays_into": lambda: fast.fast_legal_plays_into(me, opp, 3, 1, *buf),
         "legal_plays_fast": lambda: fast.legal_plays_fast(start, (3, 1)),
-        "turn_plan": lambda: fast.turn_plan(me, opp, 3, 1),
-        "next_move_mask": lambda: fast.next_move_mask(me, opp, np.array([3, 1], np.int8), 2, 0),
+        "turn_plan": lambda: mask_kernels.turn_plan(me, opp, 3, 1),
+        "next_move_mask": lambda: mask_kernels.next_move_mask(me, opp, np.array([3, 1], np.int8), 2, 0),
     }
     for name, call in calls.items():
         t0 = time.perf_counter()
@@ -103,7 +103,7 @@ def plan_python(position: Position, dice: tuple[int, int]):
 
 
 def plan_fast(me, opp, d1, d2, remaining):
-    from bg_env.core.fast import next_move_mask, turn_plan
+    from bg_env.core.mask_kernels import next_move_mask, turn_plan
 
     need, larger = turn_plan(me, opp, d1, d2)
     return next_move_mask(me, opp, remaining, need, larger)

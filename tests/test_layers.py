@@ -20,7 +20,8 @@ NAMES = ["rules", "kernels", "game", "envs"]
 CORE = {
     RULES: ["actions", "board", "moves", "magriel", "outcome", "position", "svg", "notation",
             "match_id", "cube", "variants"],
-    KERNELS: ["move_kernels", "kernel_io", "fast", "pubeval_kernels", "batch",
+    KERNELS: ["move_kernels", "kernel_io", "dice_kernels", "mask_kernels", "fast",
+              "pubeval_kernels", "batch",
               "batch_opponents", "game_kernels", "engine"],
     GAME: ["start", "game", "match", "__init__"],
 }

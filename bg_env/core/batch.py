@@ -3,7 +3,7 @@ kernels over arrays (the fast path of vector environments).
 
 Rules source: ``docs/RULES.md`` §1-§6, through :mod:`bg_env.core.game` (the truth: this
 module follows it decision by decision and is tested against it, in lockstep, on random
-games) and the move kernels of :mod:`bg_env.core.fast`.
+games) and the move kernels of :mod:`bg_env.core.mask_kernels`.
 
 State of game ``i`` (:class:`Games` holds the arrays):
 
@@ -37,7 +37,8 @@ import numpy as np
 from numba import njit
 
 from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
-from .fast import die_from, mask_into, turn_plan
+from .dice_kernels import die_from
+from .mask_kernels import mask_into, turn_plan
 from .move_kernels import apply_move_kernel, loss_kind_kernel, use_die_kernel
 from .outcome import GAMMON_RULES
 
@@ -97,7 +98,7 @@ def _die(seeds, i):
 def _next_die(seeds, i, fn, st):
     """One die from the dice source: game ``i``'s generator in ``seeds``, or, with
     ``seeds`` None, the numpy bit generator whose ``ctypes`` ``next_uint32`` and
-    ``state_address`` are ``fn`` and ``st`` (:func:`bg_env.core.fast.die_from`). Numba
+    ``state_address`` are ``fn`` and ``st`` (:func:`bg_env.core.dice_kernels.die_from`). Numba
     resolves the branch when it compiles, from the type of ``seeds``."""
     if seeds is None:
         return die_from(fn, st)

@@ -6,7 +6,7 @@ rules array), and so are the kernels, which follow :class:`~bg_env.core.game.Gam
 decision by decision. The difference is the dice source (see
 :func:`bg_env.core.batch._next_die`): here the dice are drawn from the environment's own
 ``numpy.random.Generator`` (through its bit generator's documented ``ctypes`` interface,
-:func:`bg_env.core.fast.roll_dice`), exactly as :class:`~bg_env.core.game.Game` draws
+:func:`bg_env.core.dice_kernels.roll_dice`), exactly as :class:`~bg_env.core.game.Game` draws
 them. So a game run here is the game :class:`~bg_env.core.game.Game` plays with the same
 generator, and the environment can hand a game over to a :class:`~bg_env.core.game.Game`
 at any decision (:meth:`Game.from_games <bg_env.core.game.Game.from_games>`) and go on

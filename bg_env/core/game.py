@@ -55,7 +55,8 @@ from .position import Position
 from .variants import VariantTurn, explode, get_variant, variant_outcome
 
 if not PURE_PYTHON:
-    from .fast import legal_plays_fast, plan_turn
+    from .fast import legal_plays_fast
+    from .mask_kernels import plan_turn
 
 __all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value",
            "check_dice", "action_index"]
@@ -383,7 +384,7 @@ class Game(StartAnywhere, KernelMoves):
         Forced moves are played by :meth:`settle`, before the next decision is read.
 
         The fast path asks the kernel only how many dice the play uses
-        (:func:`~bg_env.core.fast.turn_plan`); the plays themselves are generated when
+        (:func:`~bg_env.core.mask_kernels.turn_plan`); the plays themselves are generated when
         :meth:`legal_continuations` asks for them."""
         self.phase = Phase.MOVE
         self.dice = (int(dice[0]), int(dice[1]))

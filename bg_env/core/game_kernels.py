@@ -1,5 +1,5 @@
 """The checker play of :class:`~bg_env.core.game.Game` on the numba kernels of
-:mod:`bg_env.core.fast` (standard moves; the fast path): the legal-move mask of the
+:mod:`bg_env.core.mask_kernels` (standard moves; the fast path): the legal-move mask of the
 current partial play, the board buffer the kernels write in place, a move with its forced
 followers in one kernel call, and the dice drawn straight from the generator.
 
@@ -26,7 +26,9 @@ PURE_PYTHON = os.environ.get("BG_ENV_PURE_PYTHON", "") not in ("", "0")
 reference generator instead of the numba fast path (slow; for debugging)."""
 
 if not PURE_PYTHON:
-    from .fast import MOVE_CODES, move_mask_into, play_and_settle, roll_dice
+    from .dice_kernels import roll_dice
+    from .fast import MOVE_CODES
+    from .mask_kernels import move_mask_into, play_and_settle
 
 
 class KernelMoves:

@@ -63,7 +63,7 @@ def dice_array(remaining: list[int]) -> np.ndarray:
 
 def bit_generator_pointers(rng) -> tuple[int, int] | None:
     """``(next_uint32, state)`` addresses of a numpy ``Generator``'s bit generator (its
-    documented ``ctypes`` interface), for :func:`~bg_env.core.fast.roll_dice`; ``None``
+    documented ``ctypes`` interface), for :func:`~bg_env.core.dice_kernels.roll_dice`; ``None``
     when ``rng`` is anything else. Valid while ``rng`` lives, in this process only."""
     if type(rng) is not np.random.Generator:
         return None

@@ -33,13 +33,11 @@ from bg_env.core import (  # noqa: E402
     single_moves,
 )
 from bg_env.core.fast import (  # noqa: E402
-    N_MOVE_ACTIONS,
     fast_legal_plays,
     fast_legal_plays_into,
     legal_plays_fast,
-    next_move_mask,
-    turn_plan,
 )
+from bg_env.core.mask_kernels import N_MOVE_ACTIONS, next_move_mask, turn_plan  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # the 21 rolls
 SEED = 20240611

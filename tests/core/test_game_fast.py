@@ -76,7 +76,7 @@ def test_fast_paths_play_the_same_games_as_the_pure_python_path(mode):
 
 def test_dice_kernel_draws_what_generator_integers_draws():
     from bg_env.core.kernel_io import bit_generator_pointers
-    from bg_env.core.fast import roll_dice
+    from bg_env.core.dice_kernels import roll_dice
 
     for bitgen in (np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64):
         ours, theirs = np.random.Generator(bitgen(7)), np.random.Generator(bitgen(7))
