@@ -366,21 +366,6 @@ def act(state, me, opp, seeds, rules, mask, actions, legal):
             legal[i] = _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i])
 
 
-@njit(cache=True)
-def _opponent_turns(s, me, opp, seeds, i, rules, mask, side, max_turns):
-    """A uniformly random opponent decides until ``side`` must act; returns 0 then, 1
-    when the game is over, 2 when truncated (``max_turns > 0`` turns reached first; the
-    environments check it after every decision)."""
-    while True:
-        if s[PHASE] == P_OVER:
-            return 1
-        if max_turns > 0 and s[TURNS] >= max_turns:
-            return 2
-        if actor(s) == side:
-            return 0
-        _act(s, me, opp, seeds, i, rules, mask, _random_action(seeds, i, mask))
-
-
 class Games:
     """The arrays of ``n`` games under one set of rules, and their generators.
 

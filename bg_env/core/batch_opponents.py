@@ -1,7 +1,8 @@
 """The batched games of :mod:`bg_env.core.batch` against a built-in opponent, played in
 the kernels (the fast path of ``make_vec_env(n, opponent=...)``): :data:`RANDOM` (uniform
 over the legal actions, ``batch``'s opponent) or :data:`PUBEVAL` (Tesauro's pubeval).
-One episode loop serves both; only the opponent's turns differ.
+One episode loop and one loop of the opponent's turns serve both; only the choice
+of the opponent's action differs (:func:`_opponent_action`).
 
 The pubeval opponent
 plays as ``agents.pubeval.PubevalAgent`` does in the single envs: cubeless
@@ -22,7 +23,7 @@ from numba import njit
 
 from .actions import ROLL, TAKE
 from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
-                    TURNS, _act, _below, _opponent_turns, actor, open_row)
+                    TURNS, _act, _below, _random_action, actor, open_row)
 from .pubeval_kernels import is_race, pubeval_best
 
 __all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "start_episodes", "step_against", "turn_start"]
@@ -65,11 +66,28 @@ def _plan_play(s, me, opp, plan):
 
 
 @njit(cache=True)
-def _pubeval_turns(s, me, opp, seeds, i, rules, mask, side, max_turns):
-    """Pubeval decides until ``side`` must act; returns 0 then, 1 when the game is over,
-    2 when truncated (as ``batch._opponent_turns``)."""
-    plan = np.full(4, -1, np.int64)
-    planned = -1  # the TURNS value the plan is for
+def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan):
+    """The opponent's next action: a uniform legal one (:data:`RANDOM`), or pubeval's
+    (:data:`PUBEVAL`: the next move of its play for this turn, in ``plan[1:5]``, made when
+    ``plan[0]`` is not this turn's ``TURNS``; the roll on its cube turn, the take)."""
+    if opponent == RANDOM:
+        return _random_action(seeds, i, mask)
+    if s[PHASE] == P_MOVE:
+        if plan[0] != s[TURNS]:
+            _plan_play(s, me, opp, plan[1:])
+            plan[0] = s[TURNS]
+        return plan[1 + s[N_PLAYED]]
+    if s[PHASE] == P_CUBE:
+        return ROLL
+    return TAKE
+
+
+@njit(cache=True)
+def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan):
+    """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
+    over, 2 when truncated (``max_turns > 0`` turns reached first; the environments check
+    it after every decision). ``plan``: ``int64[5]`` scratch for pubeval's play."""
+    plan[0] = -1  # no play planned for this game yet
     while True:
         if s[PHASE] == P_OVER:
             return 1
@@ -77,26 +95,9 @@ def _pubeval_turns(s, me, opp, seeds, i, rules, mask, side, max_turns):
             return 2
         if actor(s) == side:
             return 0
-        if s[PHASE] == P_MOVE:
-            if planned != s[TURNS]:
-                _plan_play(s, me, opp, plan)
-                planned = s[TURNS]
-            action = plan[s[N_PLAYED]]
-        elif s[PHASE] == P_CUBE:
-            action = ROLL
-        else:
-            action = TAKE
+        action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan)
         if not _act(s, me, opp, seeds, i, rules, mask, action):
-            raise RuntimeError("pubeval's planned move is not legal")
-
-
-@njit(cache=True)
-def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns):
-    """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
-    over, 2 when truncated."""
-    if opponent == PUBEVAL:
-        return _pubeval_turns(s, me, opp, seeds, i, rules, mask, side, max_turns)
-    return _opponent_turns(s, me, opp, seeds, i, rules, mask, side, max_turns)
+            raise RuntimeError("the opponent's action is not legal")
 
 
 @njit(cache=True)
@@ -105,6 +106,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
     """New games against ``opponent`` where ``which[i]``: the learner's side is ``learner``
     (0 or 1), or drawn from the game's generator when ``learner < 0``; the opponent plays
     until the learner must decide (a game that ends first is replayed)."""
+    plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -112,7 +114,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
             sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
             if _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
-                                sides[i], max_turns) == 0:
+                                sides[i], max_turns, plan) == 0:
                 break
 
 
@@ -122,9 +124,10 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
     """The learner of game ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
     truncated, 3 the action was illegal (nothing changed)."""
+    plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i]):
             status[i] = 3
             continue
         status[i] = _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
-                                     mask[i], sides[i], max_turns)
+                                     mask[i], sides[i], max_turns, plan)
