@@ -1,20 +1,20 @@
 """Training the PPO baseline: MaskablePPO on afterstates (``bg-env train ppo``, the shipped
 config ``agents/configs/ppo.yaml``).
 
-Reads top to bottom: the opponent pool of self-play, the settings, then the training loop
-with progress bar, periodic evaluation (report + learning curve), checkpoints and
-``--resume``. The policy is :class:`agents.ppo_policy.CandidatePolicy`; the agent that
-plays with what this trains is :class:`agents.ppo.PPOAgent`, which needs none of this.
+Reads top to bottom: the settings, then the training loop with progress bar, periodic
+evaluation (report + learning curve), checkpoints and ``--resume``. The policy is
+:class:`agents.ppo_policy.CandidatePolicy`; the agent that plays with what this trains is
+:class:`agents.ppo.PPOAgent`, which needs none of this.
 
 Environment: :class:`bg_env.envs.play_env.BackgammonPlaysEnv`, where one step picks a
 whole play among the legal ones. The ``n_envs`` games run in the learner's process, or
 with ``workers: N`` (``--workers N``) in N processes (:mod:`agents.proc_vec_env`).
 
-Self-play: each episode, each env draws its opponent from its own :class:`OpponentPool`
-with the weights of ``PPOConfig.opponents``: ``"self"`` is a frozen snapshot of the policy
-(one of the last ``pool_size``; a snapshot is taken every ``snapshot_every`` steps and sent
-to every env), other keys are ``agents.load_agent`` specs (``"pubeval"``, ``"random"``,
-``"td"``, ...).
+Self-play (:mod:`agents.ppo_pool`): each episode, each env draws its opponent from its own
+:class:`~agents.ppo_pool.OpponentPool` with the weights of ``PPOConfig.opponents``:
+``"self"`` is a frozen snapshot of the policy (one of the last ``pool_size``; a snapshot is
+taken every ``snapshot_every`` steps and sent to every env), other keys are
+``agents.load_agent`` specs (``"pubeval"``, ``"random"``, ``"td"``, ...).
 
 Checkpoint: one file, ``checkpoint.zip``: SB3's archive of the model, optimiser and step
 count with one more member, ``training_state.pt`` (the snapshots, history, games played),
@@ -55,13 +55,14 @@ from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
 from .model_files import load_torch_file, load_torch_member
-from .ppo import ACTIVATIONS, PPOAgent, build_actor
+from .ppo import ACTIVATIONS, PPOAgent
 from .ppo_policy import POOLINGS, CandidatePolicy
+from .ppo_pool import OpponentPool, PoolOpponent, actor_weights
 from .proc_vec_env import ProcessVecEnv
 from .report import write_report
 
-__all__ = ["OpponentPool", "PPOConfig", "train_ppo", "make_env", "make_vec_env", "new_model",
-           "snapshot", "actor_weights", "read_checkpoint"]
+__all__ = ["PPOConfig", "train_ppo", "make_env", "make_vec_env", "new_model", "snapshot",
+           "read_checkpoint"]
 
 _NOT_IN_MODEL = ["_last_obs", "_last_original_obs", "_last_episode_starts"]
 """Rollout state left out of ``model.zip`` (the envs' last observations: ~1 MB)."""
@@ -69,73 +70,6 @@ STATE_MEMBER = "training_state.pt"
 """The member of ``checkpoint.zip`` beside SB3's own (not ``.pth``: SB3 would load it)."""
 
 logger = logging.getLogger(__name__)
-
-
-# ------------------------------------------------------------------ self-play pool
-def actor_weights(model) -> dict:
-    """A CPU copy of the state dict of ``model``'s actor (a MaskablePPO model)."""
-    actor = model.policy.mlp_extractor.actor
-    return {k: v.detach().cpu().clone() for k, v in actor.state_dict().items()}
-
-
-class OpponentPool:
-    """Opponents drawn per episode: frozen snapshots of the policy (``"self"``) and fixed
-    agents, with the given weights.
-
-    Args:
-        weights: ``{"self": w, "pubeval": w, ...}``; keys other than ``"self"`` are
-            ``agents.load_agent`` specs.
-        pool_size: how many of the latest snapshots ``"self"`` draws from (uniformly).
-        seed: seed of the draws (an int or a sequence of ints).
-        hidden, activation: the actor's layout (:func:`agents.ppo.build_actor`).
-    """
-
-    def __init__(self, weights: dict[str, float], pool_size: int = 10, seed=0,
-                 hidden: list[int] = (128,), activation: str = "tanh") -> None:
-        self.names = list(weights)
-        w = np.array([float(weights[k]) for k in self.names])
-        self.probs = w / w.sum()
-        # "random" stays a name: the env then draws from its own seeded generator
-        self.fixed = {k: k if k == "random" else load_agent(k) for k in self.names if k != "self"}
-        self.snapshots: list[PPOAgent] = []
-        self.pool_size = pool_size
-        with torch.random.fork_rng(devices=[]):  # the same draws in any process
-            self.template = build_actor(list(hidden), activation)
-        self.rng = np.random.default_rng(seed)
-
-    def add(self, weights: dict) -> None:
-        """Freeze a snapshot with the actor's ``weights`` (see :func:`actor_weights`)."""
-        agent = PPOAgent(self.template)  # a copy
-        agent.actor.load_state_dict(weights)
-        self.snapshots.append(agent)
-        del self.snapshots[: -self.pool_size]
-
-    def sample(self):
-        name = self.names[int(self.rng.choice(len(self.names), p=self.probs))]
-        if name == "self":
-            if not self.snapshots:
-                raise RuntimeError("opponent pool: no snapshot of the policy yet; call add()")
-            return self.snapshots[int(self.rng.integers(len(self.snapshots)))]
-        return self.fixed[name]
-
-
-class PoolOpponent(gym.Wrapper):
-    """Sets a new opponent from the pool before each episode."""
-
-    def __init__(self, env: BackgammonPlaysEnv, pool: OpponentPool) -> None:
-        super().__init__(env)
-        self.pool = pool
-
-    def reset(self, **kwargs):
-        self.env.unwrapped.set_opponent(self.pool.sample())
-        return self.env.reset(**kwargs)
-
-    def add_snapshot(self, weights: dict) -> None:
-        """Add a snapshot to this env's pool (called on every env, in any process)."""
-        self.pool.add(weights)
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
 
 
 # ------------------------------------------------------------------ settings
