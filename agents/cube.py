@@ -54,18 +54,21 @@ Money play -- Janowski's cube-life interpolation
     the cube to win a gammon); after a double they count again. So a position that is
     "too good" without Jacoby (a closed board with gammons) is a "double, pass" with it.
 
-Match play -- the match equity table
+Match play -- the match equity table, dead and live cube
     At a match score the unit is the match-winning chance (MWC) from the Kazaross-XG2
-    table (:mod:`bg_env.core.match`). With the six exclusive outcomes (win single,
-    gammon, backgammon; lose the same) and the MWC after each at cube value ``v``
-    (:meth:`~bg_env.core.match.Match.equity_after`, which knows the Crawford rule),
-    ``MWC(v) = sum P(outcome) MWC(after outcome at v)``; then ``ND = MWC(v)``,
-    ``DT = MWC(next v)``, ``DP`` = the MWC after winning ``v`` points, and the same rules
-    as above: double when ``min(DT, DP) > ND``, take when the taker's ``MWC(next v)`` is
-    at least his MWC after dropping. This is the *dead-cube* model (no recube vig, ``x``
-    is not used in match play): it takes and doubles slightly later than a live-cube
-    analysis would. It gives the match-play landmarks: no cube in the Crawford game (the
-    game has none), post-Crawford the trailer doubles at once (a double can only gain
+    table (:mod:`bg_env.core.match`). :mod:`agents.match_cube` gives the equities (its
+    docstring has the formulas and the source, GNU Backgammon's match cube method): the
+    dead-cube MWC (the six exclusive outcomes at the cube value), the live-cube MWC
+    (piecewise linear through both sides' live-cube cash points, found by recursion down
+    from the highest cube level that matters, with the taker's recube and free redouble)
+    and, as in money play, ``MWC(x) = (1 - x) MWC_dead + x MWC_live`` with the same
+    cube-life index ``x`` (:attr:`CubeSettings.live_match_cube` off: ``x = 0``, the dead
+    cube). Then ``ND = MWC(x; v, cube as it is)``, ``DT = MWC(x; next v, opponent owns
+    it)``, ``DP`` = the MWC after winning ``v`` points, and the same rules as above:
+    double when ``min(DT, DP) > ND``, take when the taker's ``MWC(x; next v, he owns it)``
+    is at least his MWC after dropping. It gives the match-play landmarks: no cube in the
+    Crawford game (the game has none), no double by a side that a single win already
+    gives the match, post-Crawford the trailer doubles at once (a double can only gain
     when any loss loses the match), and the leader drops when the score after the drop
     is worth more than his chances with the cube taken (the free drop at an even away).
 """
@@ -77,18 +80,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from bg_env.actions import BEAVER, DOUBLE, DROP, ROLL, TAKE
-from bg_env.core.game import GameResult, Phase, next_cube_value
+from bg_env.core.game import Phase, next_cube_value
 
 from .base import PlayAgent
+from .match_cube import CENTRED, OPPONENT, OWNED, match_cubeful_mwc, mwc_after
 
 __all__ = [
     "CubeSettings", "CubeVerdict", "CENTRED", "OWNED", "OPPONENT", "flip", "win_loss_values",
     "dead_equity", "live_equity", "cubeful_equity", "money_verdict", "money_take_equity",
-    "match_verdict", "cube_action", "CubeNaive", "probabilities_from_equity", "scored",
+    "match_verdict", "match_take_mwc", "cube_action", "CubeNaive", "probabilities_from_equity",
+    "scored",
 ]
 
-CENTRED, OWNED, OPPONENT = "centred", "owned", "opponent"
-"""Who holds the cube, from the side of the player whose probabilities are used."""
 _EPS = 1e-6
 
 
@@ -101,6 +104,9 @@ class CubeSettings:
     race_x: bool = True
     """In races, take ``x`` from the roller's pips instead (``0.55 + 0.00125 pips``,
     clamped to [0.6, 0.7]; GNU Backgammon's default race cube efficiency)."""
+    live_match_cube: bool = True
+    """Match play uses the cube-life index too (the live-cube match method of
+    :mod:`agents.match_cube`); off: the dead-cube model (``x = 0``)."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= float(self.x) <= 1.0:
@@ -240,45 +246,26 @@ def probabilities_from_equity(equity: float) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ match play
-_KINDS = ("single", "gammon", "backgammon")
-
-
-def _exclusive(probs) -> list[tuple[int, str, float]]:
-    """``(winner: 0 me / 1 opponent, kind, probability)`` of the six exclusive outcomes."""
-    w, wg, wbg, lg, lbg = (float(v) for v in probs)
-    wg, lg = min(wg, w), min(lg, 1.0 - w)
-    wbg, lbg = min(wbg, wg), min(lbg, lg)
-    return [(0, "single", w - wg), (0, "gammon", wg - wbg), (0, "backgammon", wbg),
-            (1, "single", 1.0 - w - lg), (1, "gammon", lg - lbg), (1, "backgammon", lbg)]
-
-
-def _mwc(match, side: int, probs, value: int, gammons: str) -> float:
-    """``side``'s match-winning chance when the game is played out at cube ``value``."""
-    total = 0.0
-    for who, kind, prob in _exclusive(scored(probs, gammons)):
-        if prob <= 0.0:
-            continue
-        winner = side if who == 0 else 1 - side
-        points = value * (_KINDS.index(kind) + 1)
-        total += prob * match.equity_after(GameResult(winner, kind, value, points), side)
-    return total
-
-
 def match_verdict(probs, match, side: int, value: int, progression: str = "geometric",
-                  gammons: str = "all") -> CubeVerdict:
+                  gammons: str = "all", x: float = 0.0) -> CubeVerdict:
     """The doubling decision of ``side`` (on roll, ``probs`` his) at ``match``'s score,
-    cube at ``value``, in match-winning chances (dead-cube model)."""
+    cube at ``value`` (centred at 1, else his), in match-winning chances with cube-life
+    index ``x`` (0: the dead-cube model; see :mod:`agents.match_cube`)."""
+    probs = scored(probs, gammons)
     nxt = next_cube_value(value, progression)
-    drop = match.equity_after(GameResult(side, "drop", value, value), side)
-    return CubeVerdict(_mwc(match, side, probs, value, gammons),
-                       _mwc(match, side, probs, nxt, gammons), drop)
+    owner = CENTRED if value == 1 else OWNED
+    return CubeVerdict(match_cubeful_mwc(match, side, probs, value, owner, x),
+                       match_cubeful_mwc(match, side, probs, nxt, OPPONENT, x),
+                       mwc_after(match, side, side, value))
 
 
-def _match_take(probs, match, side: int, value: int, progression: str, gammons: str) -> bool:
-    """Whether ``side`` (doubled to the next value; ``probs`` his) should take."""
+def match_take_mwc(probs, match, side: int, value: int, progression: str = "geometric",
+                   gammons: str = "all", x: float = 0.0) -> tuple[float, float]:
+    """``(take, drop)``: the MWC of ``side`` (doubled from ``value``; ``probs`` his) when
+    he takes (and owns the cube) and when he drops."""
     nxt = next_cube_value(value, progression)
-    drop = match.equity_after(GameResult(1 - side, "drop", value, value), side)
-    return _mwc(match, side, probs, nxt, gammons) >= drop
+    take = match_cubeful_mwc(match, side, scored(probs, gammons), nxt, OWNED, x)
+    return take, mwc_after(match, side, 1 - side, value)
 
 
 # ------------------------------------------------------------------ deciding
@@ -304,9 +291,9 @@ def cube_action(env, legal: list[int], probabilities, settings: CubeSettings | N
     if game.phase == Phase.TAKE:
         mine = flip(mine)  # the doubled side is not on roll
     match = getattr(env, "match", None)
-    if match is not None:
-        return _match_action(game, match, legal, mine)
     x = settings.life(position)
+    if match is not None:
+        return _match_action(game, match, legal, mine, x if settings.live_match_cube else 0.0)
     value = game.cube_value
     nxt = next_cube_value(value, rules.cube_progression)
     if game.phase == Phase.CUBE:
@@ -333,16 +320,18 @@ def cube_action(env, legal: list[int], probabilities, settings: CubeSettings | N
     return legal[0]
 
 
-def _match_action(game, match, legal: list[int], mine) -> int:
+def _match_action(game, match, legal: list[int], mine, x: float) -> int:
     rules, side, value = game.rules, game.actor, game.cube_value
     if game.phase == Phase.CUBE:
-        if DOUBLE not in legal or match.crawford:
-            return ROLL
-        verdict = match_verdict(mine, match, side, value, rules.cube_progression, rules.gammons)
+        if DOUBLE not in legal or match.crawford or match.away(side) <= value:
+            return ROLL  # no cube in the Crawford game; a single win already wins
+        verdict = match_verdict(mine, match, side, value, rules.cube_progression,
+                                rules.gammons, x)
         return DOUBLE if verdict.double else ROLL
     if game.phase in (Phase.TAKE, Phase.BEAVER_TAKE):
-        take = _match_take(mine, match, side, value, rules.cube_progression, rules.gammons)
-        return TAKE if take else DROP
+        take, drop = match_take_mwc(mine, match, side, value, rules.cube_progression,
+                                    rules.gammons, x)
+        return TAKE if take >= drop else DROP
     return legal[0]
 
 

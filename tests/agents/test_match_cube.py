@@ -1,0 +1,162 @@
+"""Match-play cube with a live cube (agents/match_cube.py): take points at common scores
+checked by hand from the Kazaross-XG2 table, the live cube lowering take points where the
+taker can recube, and the switch between the live and the dead model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.cube import CubeSettings, cube_action, match_verdict
+from agents.evaluate import MatchView
+from agents.match_cube import OWNED, cash_points, match_cubeful_mwc, match_take_point
+from bg_env.actions import DOUBLE, DROP, ROLL, TAKE
+from bg_env.core.game import Game, Rules
+from bg_env.core.match import Match, match_equity
+from bg_env.core.position import Position
+
+X = 0.68
+LIVES = (0.0, X, 1.0)
+
+
+def _take_point(length, score, x, crawford=False):
+    """Side 1's take point when side 0 doubles from 1, no gammons."""
+    return match_take_point(Match(length, score=score, crawford=crawford), 1, 1, x)
+
+
+def test_two_away_two_away_takes_at_32_percent_live_or_dead():
+    # the doubled cube is dead: a drop leaves the taker 2-away v 1-away (Crawford)
+    for x in LIVES:
+        assert _take_point(7, (5, 5), x) == pytest.approx(1 - 0.67736, abs=1e-6)
+
+
+def test_two_away_leader_takes_a_four_away_trailers_double_at_20_percent():
+    # the leader (side 1, 2-away) wins the match with any win at 2; a loss at 2 leaves
+    # 2-away/2-away (0.5); a drop leaves him 2-away v 3-away (0.59947)
+    for x in LIVES:
+        assert _take_point(7, (3, 5), x) == pytest.approx((0.59947 - 0.5) / 0.5, abs=1e-6)
+
+
+def test_four_away_trailer_has_a_free_redouble_against_a_two_away_leader():
+    # side 0 leads 2-away, side 1 trails 4-away. Taking at 2, a win for the trailer at 2
+    # leaves 2-away/2-away (0.5), dead; but he redoubles to 4 at once (a loss at 2 loses
+    # the match anyway), so with a live cube his wins win the match.
+    drop = 1 - 0.81436  # 4-away v 1-away, Crawford
+    dead, x, live = (_take_point(7, (5, 3), x) for x in LIVES)
+    assert dead == pytest.approx(drop / 0.5, abs=1e-6)
+    assert live == pytest.approx(drop, abs=1e-6)
+    # x = 0.68: (1 - x) 0.5 p + x p (his live MWC is p: cash point 0.5 at the 2-cube)
+    assert x == pytest.approx(drop / ((1 - X) * 0.5 + X), abs=1e-6)
+
+
+def test_four_away_four_away_take_point_with_the_recube():
+    lose, win, drop = 0.33130, 0.66870, 0.42850  # taker at 4-away v 2-away / 2 v 4 / 4 v 3
+    cash = win  # his redouble to 4 at 2-away/4-away: a drop gives him 2-away v 4-away
+    assert cash_points(Match(7, score=(3, 3)), 1, [0.3, 0, 0, 0, 0], 2)[0] == \
+        pytest.approx(cash, abs=1e-6)
+    for x in LIVES:  # MWC = lose + (win - lose) p ((1 - x) + x / cash) below his cash point
+        expected = (drop - lose) / ((win - lose) * ((1 - x) + x / cash))
+        assert _take_point(7, (3, 3), x) == pytest.approx(expected, abs=1e-6)
+    assert _take_point(7, (3, 3), 0.0) == pytest.approx(0.2881, abs=1e-4)
+    assert _take_point(7, (3, 3), X) == pytest.approx(0.2155, abs=1e-4)
+
+
+def test_the_live_cube_lowers_the_take_point_where_the_taker_can_recube():
+    for length in (5, 7, 9):
+        for a in range(3, length + 1):
+            for b in range(3, length + 1):
+                score = (length - a, length - b)  # side 0 a-away, side 1 (the taker) b-away
+                dead, mid, live = (_take_point(length, score, x) for x in LIVES)
+                assert live < mid < dead, (length, score, dead, mid, live)
+
+
+def test_post_crawford_free_drop_at_even_away_and_a_take_at_three_away():
+    for x in LIVES:
+        # the trailer 2-away (or 4-away) doubles the 1-away leader: a drop leaves
+        # 1-away/1-away (2-away: 0.5), so the leader needs half his games
+        assert _take_point(7, (5, 6), x) == pytest.approx(0.5, abs=1e-6)
+        # 3-away: a loss at 2 also leaves 1-away/1-away; a drop leaves the trailer
+        # 2-away post-Crawford (0.48803): the leader takes nearly anything
+        expected = (1 - match_equity(2, 1, post_crawford=True) - 0.5) / 0.5
+        assert _take_point(7, (4, 6), x) == pytest.approx(expected, abs=1e-6)
+        assert expected == pytest.approx(0.02394, abs=1e-5)
+
+
+def test_the_post_crawford_leader_never_cashes():
+    match = Match(7, score=(3, 6))  # side 1 is 1-away, post-Crawford
+    trailer, leader = cash_points(match, 0, [0.4, 0.1, 0, 0.1, 0], 1)
+    assert leader == 1.0 and 0.0 < trailer < 1.0
+
+
+def test_live_cube_match_equity_matches_the_dead_model_at_x_0():
+    match = Match(7, score=(1, 2))
+    probs = [0.62, 0.18, 0.01, 0.09, 0.003]
+    dead = match_verdict(probs, match, 0, 1, x=0.0)
+    assert dead.no_double == pytest.approx(match_cubeful_mwc(match, 0, probs, 1, "centred", 0.0))
+    live = match_verdict(probs, match, 0, 1, x=X)
+    assert live.double_pass == dead.double_pass  # the cash is the table's number
+    # owning the cube is worth something once the cube lives
+    assert match_cubeful_mwc(match, 0, probs, 2, OWNED, X) > \
+        match_cubeful_mwc(match, 0, probs, 2, OWNED, 0.0)
+
+
+def test_the_live_cube_doubles_later_than_the_dead_cube():
+    match = Match(7)  # 7-away/7-away: the dead model doubles at 51 %, the live one waits
+    sixty = [0.60, 0.0, 0.0, 0.0, 0.0]
+    assert match_verdict(sixty, match, 0, 1, x=0.0).kind == "double, take"
+    assert match_verdict(sixty, match, 0, 1, x=X).kind == "no double"
+    assert match_verdict([0.74, 0, 0, 0, 0], match, 0, 1, x=X).kind == "double, take"
+    assert match_verdict([0.85, 0, 0, 0, 0], match, 0, 1, x=X).kind == "double, pass"
+
+
+# ------------------------------------------------------------------ through cube_action
+def _view(match: Match, side: int = 0, value: int = 1, owner: int = -1) -> MatchView:
+    """A match view whose game has ``side`` on roll at the start position, cube question
+    asked (cube at ``value``, owned by ``owner``)."""
+    view = MatchView(match)
+    view.game = game = Game(Rules(cube=True))
+    game.position, game.turn = Position.start(), side
+    game.cube_value, game.cube_owner = value, owner
+    game.begin_turn(np.random.default_rng(0))
+    return view
+
+
+def _fixed(probs):
+    return lambda position: np.asarray(probs, dtype=float)
+
+
+def test_cube_action_uses_the_live_model_unless_switched_off():
+    # 2-away leader (side 0) v 4-away trailer: the dead model doubles at 50 %, ignoring
+    # the trailer's free redouble; the live one does not
+    match = Match(7, score=(5, 3))
+    even = _fixed([0.5, 0.0, 0.0, 0.0, 0.0])
+    live, dead = CubeSettings(), CubeSettings(live_match_cube=False)
+    assert cube_action(_view(match), [ROLL, DOUBLE], even, dead) == DOUBLE
+    assert cube_action(_view(match), [ROLL, DOUBLE], even, live) == ROLL
+    # the trailer's answer at 25 %: a take with his recube, a drop without
+    view = _view(match)
+    view.game.offer_double()
+    doubler_75 = _fixed([0.75, 0.0, 0.0, 0.0, 0.0])  # the doubler's probabilities
+    assert cube_action(view, [TAKE, DROP], doubler_75, live) == TAKE
+    assert cube_action(view, [TAKE, DROP], doubler_75, dead) == DROP
+
+
+def test_no_double_when_a_single_win_already_wins_the_match():
+    match = Match(7, score=(5, 4))  # side 0 2-away owns the cube at 2
+    view = _view(match, side=0, value=2, owner=0)
+    assert cube_action(view, [ROLL, DOUBLE], _fixed([0.9, 0.0, 0.0, 0.0, 0.0])) == ROLL
+
+
+def test_money_decisions_ignore_the_match_switch():
+    view = MatchView(None)
+    view.game = game = Game(Rules(cube=True))
+    game.position, game.turn = Position.start(), 0
+    game.begin_turn(np.random.default_rng(0))
+    seen = set()
+    for p in np.linspace(0.5, 0.95, 10):
+        probs = _fixed([p, 0.1, 0.0, 0.05, 0.0])
+        answers = {cube_action(view, [ROLL, DOUBLE], probs, CubeSettings(live_match_cube=s))
+                   for s in (True, False)}
+        assert len(answers) == 1
+        seen |= answers
+    assert seen == {ROLL, DOUBLE}
