@@ -11,6 +11,7 @@ Examples::
     bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
     bg-env eval td pubeval --games 6 --cube --save-mat games.mat   # for GNU Backgammon
     bg-env eval td td+naive --cube --games 600      # what td's cube decisions are worth
+    bg-env eval td td --match 7 --cube --match-cube dead  # match cube without recube value
     bg-env eval random pubeval --rules nackgammon  # agents/configs/variants/nackgammon.yaml
     bg-env play --opponent td
     bg-env bench
@@ -112,6 +113,9 @@ def cmd_eval(args) -> int:
         a = _cube_naive(a, args.agent_a)
     if naive in ("B", "both"):
         b = _cube_naive(b, args.agent_b)
+    if args.match_cube == "dead":
+        _dead_match_cube(a)
+        _dead_match_cube(b)
     options = {}
     if args.rules:
         from .config import find_config, load_env_options
@@ -192,6 +196,16 @@ def _cube_naive(agent, spec: str):
     return naive
 
 
+def _dead_match_cube(agent) -> None:
+    """Switch ``agent``'s match-play cube to the dead-cube model (agents whose cube comes
+    from their own evaluation have ``cube_settings``; others are left as they are)."""
+    from dataclasses import replace
+
+    settings = getattr(agent, "cube_settings", None)
+    if settings is not None:
+        agent.cube_settings = replace(settings, live_match_cube=False)
+
+
 def cmd_play(args) -> int:
     from .human import play_human
 
@@ -235,6 +249,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--match", type=_positive_int, metavar="N",
                    help="play matches to N points (cube and Crawford rule); --games is then "
                         "the number of matches")
+    e.add_argument("--match-cube", choices=("live", "dead"), default="live",
+                   help="match-play cube model of the agents that judge the cube (td, ppo, "
+                        "gnubg): live (recube value by the cube-life index, the default) or "
+                        "dead (no recube value)")
     e.add_argument("--rules", metavar="YAML",
                    help="environment options file: a path, or a shipped variant by name "
                         "(plakoto = agents/configs/variants/plakoto.yaml)")

@@ -11,8 +11,9 @@ Two loops give the same games:
   the rules core directly (fast), the cube decided through their ``cube_action``;
 * everything else (single-move agents) runs through the raw two-agent env.
 
-With the cube, :class:`MatchStats` also counts each side's cube actions (doubles, takes,
-drops, beavers) and the final cube value of every game.
+With the cube, :class:`MatchStats` (money games) and :class:`MatchPlayStats` (matches)
+also count each side's cube actions (doubles, takes, drops, beavers) and the final cube
+value of every game.
 
 Match play (:func:`evaluate_matches`) plays matches to N points on the core
 (:class:`~bg_env.core.match.Match`), cube and Crawford rule included, again in pairs: match
@@ -63,6 +64,24 @@ class CubeLog:
         if key is not None:
             self.counts[game.actor][key] += 1
 
+    def add_to(self, cube_a: dict, cube_b: dict, a_side: int) -> None:
+        """Add this game's counts to A's and B's totals (A played ``a_side``)."""
+        for totals, side in ((cube_a, a_side), (cube_b, 1 - a_side)):
+            for key, n in self.counts[side].items():
+                totals[key] += n
+
+
+def _cube_lines(name_a: str, name_b: str, cube_a: dict, cube_b: dict, final_cubes) -> list[str]:
+    """The cube lines of a results table: each side's cube actions and the average final
+    cube (none when no cubeful game was recorded)."""
+    if not final_cubes:
+        return []
+    lines = [f"  cube actions    {'':14s}" + "".join(f"{k:>9s}" for k in CUBE_ACTIONS)]
+    for name, counts in ((name_a, cube_a), (name_b, cube_b)):
+        lines.append(f"    {name[:26]:26s}" + "".join(f"{counts[k]:9d}" for k in CUBE_ACTIONS))
+    lines.append(f"  average cube    {np.mean(final_cubes):.2f} (final cube value per game)")
+    return lines
+
 
 @dataclass
 class MatchStats:
@@ -88,9 +107,7 @@ class MatchStats:
 
     def add_cube(self, log: "CubeLog", a_side: int) -> None:
         """Add one game's cube actions and final cube value."""
-        for mine, side in ((self.cube_a, a_side), (self.cube_b, 1 - a_side)):
-            for key, n in log.counts[side].items():
-                mine[key] += n
+        log.add_to(self.cube_a, self.cube_b, a_side)
         self.final_cubes.append(int(log.final_cube))
 
     @property
@@ -147,16 +164,7 @@ class MatchStats:
             f"  points/game     {self.ppg:+.3f} +- {self.ppg_ci95:.3f} (95% CI)",
             f"  gammons         won {self.gammons_won / g:6.1%}  lost {self.gammons_lost / g:6.1%}",
             f"  backgammons     won {self.backgammons_won / g:6.1%}  lost {self.backgammons_lost / g:6.1%}",
-        ] + self._cube_lines())
-
-    def _cube_lines(self) -> list[str]:
-        if not self.final_cubes:
-            return []
-        lines = [f"  cube actions    {'':14s}" + "".join(f"{k:>9s}" for k in CUBE_ACTIONS)]
-        for name, counts in ((self.agent_a, self.cube_a), (self.agent_b, self.cube_b)):
-            lines.append(f"    {name[:26]:26s}" + "".join(f"{counts[k]:9d}" for k in CUBE_ACTIONS))
-        lines.append(f"  average cube    {self.average_cube:.2f} (final cube value per game)")
-        return lines
+        ] + _cube_lines(self.agent_a, self.agent_b, self.cube_a, self.cube_b, self.final_cubes))
 
 
 def play_game_core(agents: tuple[PlayAgent, PlayAgent], seed: int, rules: Rules,
@@ -312,13 +320,29 @@ class MatchPlayStats:
     """Crawford games played in each match (0 or 1)."""
     scores: list[tuple[int, int]] = field(default_factory=list)
     """Each match's final score, (A, B)."""
+    cube_a: dict = field(default_factory=lambda: dict.fromkeys(CUBE_ACTIONS, 0))
+    """A's cube actions over all games of all matches (matches with the cube)."""
+    cube_b: dict = field(default_factory=lambda: dict.fromkeys(CUBE_ACTIONS, 0))
+    """B's cube actions, the same."""
+    final_cubes: list[int] = field(default_factory=list)
+    """The cube value at the end of each game (before the refused double for a drop)."""
 
-    def add(self, match: Match, a_side: int) -> None:
+    def add(self, match: Match, a_side: int, cube_logs: list | None = None) -> None:
+        """Add a finished match (A played ``a_side``); ``cube_logs``: one
+        :class:`CubeLog` per game, with the cube."""
         self.matches += 1
         self.wins += match.winner == a_side
         self.games.append(match.games)
         self.crawford_games.append(match.crawford_games_played)
         self.scores.append((match.score[a_side], match.score[1 - a_side]))
+        for log in cube_logs or ():
+            log.add_to(self.cube_a, self.cube_b, a_side)
+            self.final_cubes.append(int(log.final_cube))
+
+    @property
+    def average_cube(self) -> float:
+        """The average final cube value per game (0 when no game had the cube)."""
+        return float(np.mean(self.final_cubes)) if self.final_cubes else 0.0
 
     @property
     def losses(self) -> int:
@@ -344,7 +368,7 @@ class MatchPlayStats:
 
     def summary(self) -> dict:
         lo, hi = self.win_rate_ci95
-        return {
+        d = {
             "agent_a": self.agent_a, "agent_b": self.agent_b, "match_length": self.length,
             "matches": self.matches, "wins_a": self.wins, "wins_b": self.losses,
             "win_rate": self.win_rate, "win_rate_ci95": [lo, hi],
@@ -352,6 +376,10 @@ class MatchPlayStats:
             "crawford_games": self.total_crawford_games,
             "max_crawford_games_per_match": max(self.crawford_games, default=0),
         }
+        if self.final_cubes:  # matches with the cube
+            d.update(cube_a=dict(self.cube_a), cube_b=dict(self.cube_b),
+                     average_cube=self.average_cube)
+        return d
 
     def table(self) -> str:
         lo, hi = self.win_rate_ci95
@@ -364,7 +392,7 @@ class MatchPlayStats:
             f"  Crawford games  {self.total_crawford_games} in {self.matches} matches "
             f"({self.total_crawford_games / n:.2f} per match, at most "
             f"{max(self.crawford_games, default=0)} in one)",
-        ])
+        ] + _cube_lines(self.agent_a, self.agent_b, self.cube_a, self.cube_b, self.final_cubes))
 
 
 class MatchView:
@@ -386,35 +414,45 @@ class MatchView:
         return self.game.legal_actions()
 
 
-def _decide(agent, game: Game, view: MatchView, rng) -> None:
-    """Let ``agent`` (the actor) make the next decision of ``game``."""
-    if not isinstance(agent, PlayAgent):
-        game.step(agent.act(view), rng)
-    elif game.phase == Phase.MOVE:
+def _decide(agent, game: Game, view: MatchView, rng, cube_log: CubeLog | None = None) -> None:
+    """Let ``agent`` (the actor) make the next decision of ``game``; ``cube_log`` counts
+    a cube action."""
+    if game.phase == Phase.MOVE and isinstance(agent, PlayAgent):
         plays = game.legal_continuations()
         game.play(agent.choose_play(plays, view) if len(plays) > 1 else plays[0], rng)
+        return
+    if isinstance(agent, PlayAgent):
+        action = agent.cube_action(view, game.legal_actions())
     else:
-        game.step(agent.cube_action(view, game.legal_actions()), rng)
+        action = agent.act(view)
+    if cube_log is not None:
+        cube_log.count(game, action)
+    game.step(action, rng)
 
 
 def play_match(agents, length: int, seed: int, rules: Rules | None = None,
-               on_game=None) -> Match:
+               on_game=None, cube_logs: list | None = None) -> Match:
     """One match to ``length`` points between ``agents[0]`` (side 0) and ``agents[1]``,
     every game's dice drawn from one generator seeded with ``seed``; returns the finished
     :class:`Match`. ``on_game``: called with each finished :class:`Game`, its ``events``
-    kept (for records)."""
+    kept (for records). ``cube_logs``: a list that gets one :class:`CubeLog` per game
+    (the games are the same with or without it)."""
     rng = np.random.default_rng(seed)
     match = Match(length, rules or Rules())
     view = MatchView(match)
     while not match.is_over:
         game = view.game = match.new_game(rng)
+        log = None if cube_logs is None else CubeLog()
         if on_game is not None:
             game.events = []  # (the opening roll is made; its play is still to come)
         while game.phase != Phase.OVER:
-            _decide(agents[game.actor], game, view, rng)
+            _decide(agents[game.actor], game, view, rng, log)
         if on_game is not None:
             on_game(game)
         match.record(game.result)
+        if log is not None:
+            log.final_cube = game.result.cube_value
+            cube_logs.append(log)
     return match
 
 
@@ -424,7 +462,8 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     """Play ``matches`` matches (rounded up to pairs) to ``length`` points of A against B,
     each pair from one seed with A first as side 0 then as side 1, and return A's
     statistics. ``config``: rule options of :class:`Rules` (no Jacoby, beavers or
-    automatic doubles in match play); ``cube=False`` plays cubeless matches.
+    automatic doubles in match play); ``cube=False`` plays cubeless matches. With the
+    cube, the statistics count each side's cube actions and every game's final cube.
     ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
     its first player."""
     _check_count("matches", matches)
@@ -446,5 +485,6 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
         if records is not None:
             records.append(MatchRecord((name_a, name_b), length))
             on_game = partial(records[-1].add_game, first_side=a_side)
-        stats.add(play_match(seats, length, match_seed, rules, on_game), a_side)
+        logs = [] if cube else None
+        stats.add(play_match(seats, length, match_seed, rules, on_game, logs), a_side, logs)
     return stats

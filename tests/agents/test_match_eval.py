@@ -56,3 +56,52 @@ def test_cli_eval_match_from_the_shell():
     assert done.returncode == 0, done.stderr
     assert "random vs random: 4 matches to 3 points" in done.stdout
     assert "games/match" in done.stdout
+
+
+def test_match_evaluation_counts_cube_actions_per_side():
+    from agents import load_agent
+    from agents.cube import CubeNaive
+
+    td = load_agent("td")
+    stats = evaluate_matches(td, CubeNaive(td), matches=2, length=3, seed=2)
+    assert stats.cube_b["doubles"] == 0 and stats.cube_b["drops"] == 0  # naive: never
+    assert stats.cube_a["doubles"] == stats.cube_b["takes"] + stats.cube_b["drops"]
+    assert stats.cube_a["doubles"] >= 1  # td doubles the trailer's way post-Crawford
+    assert len(stats.final_cubes) == sum(stats.games) and stats.average_cube >= 1
+    assert "cube actions" in stats.table() and "average cube" in stats.table()
+    summary = stats.summary()
+    assert summary["cube_a"] == stats.cube_a and summary["average_cube"] == stats.average_cube
+    cubeless = evaluate_matches(td, td, matches=2, length=1, seed=2, cube=False)
+    assert "cube_a" not in cubeless.summary() and "cube actions" not in cubeless.table()
+
+
+def test_cli_eval_match_reports_cube_actions(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    assert main(["eval", "random:1", "random:2", "--match", "3", "--cube", "--games", "4",
+                 "--quiet", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "cube actions" in text and "average cube" in text
+    summary = json.loads(out.read_text())
+    a, b = summary["cube_a"], summary["cube_b"]
+    # every double is answered by the other side: a take or a drop
+    assert a["doubles"] + b["doubles"] == a["takes"] + b["takes"] + a["drops"] + b["drops"]
+    assert a["doubles"] + b["doubles"] >= 1 and summary["average_cube"] >= 1
+    assert main(["eval", "td", "td+naive", "--match", "3", "--cube", "--match-cube", "dead",
+                 "--games", "2", "--quiet", "--json", str(out)]) == 0
+    summary = json.loads(out.read_text())
+    assert summary["cube_b"]["doubles"] == 0
+    assert summary["cube_a"]["doubles"] == summary["cube_b"]["takes"]
+    assert main(["eval", "td", "td", "--match", "3", "--match-cube", "half"]) == 2
+
+
+def test_dead_match_cube_switch_reaches_the_agents_settings():
+    from agents import load_agent
+    from agents.cli import _dead_match_cube
+
+    td = load_agent("td")
+    assert td.cube_settings.live_match_cube
+    _dead_match_cube(td)
+    assert not td.cube_settings.live_match_cube and td.cube_settings.x == 0.68
+    random = RandomAgent(0)
+    _dead_match_cube(random)  # no cube settings: left as it is
+    assert not hasattr(random, "cube_settings")
