@@ -41,14 +41,19 @@ money-game lines replaced by MWCs.
 * **Real cube**, cube-life index ``x``: ``MWC(x) = (1 - x) MWC_dead + x MWC_live``. At
   ``x = 0`` this is the dead-cube model; the cube-life index is the same setting as in
   money play (:class:`agents.cube.CubeSettings`).
+* **Free redouble**: an owner whose opponent wins the match with a win at ``v`` (and who
+  does not) loses nothing more at ``v'``, so he redoubles at once (when that pays him) and
+  the opponent takes or drops, whichever suits him; this is no matter of cube
+  efficiency, so it counts at every ``x`` (GNU Backgammon's double/take equity at 2-away
+  against 4-away shows the same: the trailer's MWC after taking is his P(win)).
 
 The doubler compares ``ND = MWC(x; v, cube as it is)``, ``DT = MWC(x; v', taker owns)``
 and ``DP``; the taker takes when his ``MWC(x; v', he owns it)`` is at least his MWC after
 dropping. Landmarks that follow (tests/agents/test_match_cube.py): at 2-away/2-away the
 doubled cube is dead and the take point is 1 - 0.67736 = 32.3 %, live or dead; a 2-away
 leader facing a 4-away trailer's double needs 19.9 %; the 4-away trailer facing the
-2-away leader's double needs 37.1 % with a dead cube but only 18.6 % with a live one (his
-free redouble) and 22.1 % at ``x = 0.68``; at 4-away/4-away 28.8 % dead, 19.3 % live, 21.5 %
+2-away leader's double needs only 18.6 % (his free redouble: his wins win the match); at
+4-away/4-away 28.8 % dead, 19.3 % live, 21.5 %
 at ``x = 0.68``; post-Crawford the leader facing the trailer's double needs 50 % at an even
 away (the free drop: a drop leaves 1-away/1-away) but only 2.4 % against a 3-away trailer
 (a loss at 2 leaves 1-away/1-away, a drop the trailer 2-away post-Crawford, 48.8 %).
@@ -207,11 +212,30 @@ def live_mwc(match, side: int, probs, value: int, owner: str) -> float:
 
 def match_cubeful_mwc(match, side: int, probs, value: int, owner: str, x: float) -> float:
     """``(1 - x) MWC_dead + x MWC_live``: ``side``'s MWC at cube ``value`` with cube-life
-    index ``x`` (``owner`` from his side)."""
+    index ``x`` (``owner`` from his side), the owner's free redouble included."""
     dead = dead_mwc(match, side, probs, value)
-    if x <= 0.0 or not 0.0 < float(probs[0]) < 1.0:
-        return dead
-    return (1.0 - x) * dead + x * live_mwc(match, side, probs, value, owner)
+    kept = dead
+    if x > 0.0 and 0.0 < float(probs[0]) < 1.0:
+        kept = (1.0 - x) * dead + x * live_mwc(match, side, probs, value, owner)
+    holder = side if owner == OWNED else 1 - side
+    if owner == CENTRED or not _free_redouble(match, holder, value):
+        return kept
+    nxt = next_cube_value(value, match.rules.cube_progression)
+    turned = match_cubeful_mwc(match, side, probs, nxt, OPPONENT if owner == OWNED else OWNED, x)
+    dropped = mwc_after(match, side, holder, value)
+    if holder == side:  # the opponent answers my redouble as suits him, I redouble if it pays
+        return max(kept, min(turned, dropped))
+    return min(kept, max(turned, dropped))
+
+
+def _free_redouble(match, holder: int, value: int) -> bool:
+    """Whether ``holder``, owning the cube at ``value``, redoubles at no risk: a win at
+    ``value`` gives his opponent the match and not him (so a loss costs him no more at
+    the doubled cube), and the cube may be turned."""
+    nxt = next_cube_value(value, match.rules.cube_progression)
+    if match.rules.max_cube != 0 and nxt > match.rules.max_cube:
+        return False
+    return match.away(1 - holder) <= value < match.away(holder)
 
 
 def match_take_point(match, taker: int, value: int, x: float, gammons=(0.0, 0.0)) -> float:

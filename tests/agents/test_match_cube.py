@@ -39,14 +39,20 @@ def test_two_away_leader_takes_a_four_away_trailers_double_at_20_percent():
 
 def test_four_away_trailer_has_a_free_redouble_against_a_two_away_leader():
     # side 0 leads 2-away, side 1 trails 4-away. Taking at 2, a win for the trailer at 2
-    # leaves 2-away/2-away (0.5), dead; but he redoubles to 4 at once (a loss at 2 loses
-    # the match anyway), so with a live cube his wins win the match.
+    # would leave 2-away/2-away (0.5); but he redoubles to 4 at once (a loss at 2 loses
+    # the match anyway), and the leader takes while he is the favourite: the trailer's
+    # MWC after taking is his P(win), whatever the cube life
     drop = 1 - 0.81436  # 4-away v 1-away, Crawford
-    dead, x, live = (_take_point(7, (5, 3), x) for x in LIVES)
-    assert dead == pytest.approx(drop / 0.5, abs=1e-6)
-    assert live == pytest.approx(drop, abs=1e-6)
-    # x = 0.68: (1 - x) 0.5 p + x p (his live MWC is p: cash point 0.5 at the 2-cube)
-    assert x == pytest.approx(drop / ((1 - X) * 0.5 + X), abs=1e-6)
+    for x in LIVES:
+        assert _take_point(7, (5, 3), x) == pytest.approx(drop, abs=1e-6)
+    match = Match(7, score=(5, 3))
+    for p in (0.2, 0.3, 0.45):
+        assert match_cubeful_mwc(match, 1, [p, 0, 0, 0, 0], 2, OWNED, X) == pytest.approx(p)
+    # as a favourite, the leader would drop the redouble: the trailer gets 2-away/2-away
+    assert match_cubeful_mwc(match, 1, [0.6, 0, 0, 0, 0], 2, OWNED, X) == pytest.approx(0.5)
+    # and so the leader's double at 50 % is no double (the dead model without the free
+    # redouble would double: it counts the trailer's wins at 2 as 2-away/2-away)
+    assert match_verdict([0.5, 0, 0, 0, 0], match, 0, 1, x=0.0).kind == "no double"
 
 
 def test_four_away_four_away_take_point_with_the_recube():
@@ -126,14 +132,13 @@ def _fixed(probs):
 
 
 def test_cube_action_uses_the_live_model_unless_switched_off():
-    # 2-away leader (side 0) v 4-away trailer: the dead model doubles at 50 %, ignoring
-    # the trailer's free redouble; the live one does not
-    match = Match(7, score=(5, 3))
-    even = _fixed([0.5, 0.0, 0.0, 0.0, 0.0])
+    # 4-away/4-away: the dead model doubles at 60 %, the live one waits for its market
+    match = Match(7, score=(3, 3))
+    sixty = _fixed([0.6, 0.0, 0.0, 0.0, 0.0])
     live, dead = CubeSettings(), CubeSettings(live_match_cube=False)
-    assert cube_action(_view(match), [ROLL, DOUBLE], even, dead) == DOUBLE
-    assert cube_action(_view(match), [ROLL, DOUBLE], even, live) == ROLL
-    # the trailer's answer at 25 %: a take with his recube, a drop without
+    assert cube_action(_view(match), [ROLL, DOUBLE], sixty, dead) == DOUBLE
+    assert cube_action(_view(match), [ROLL, DOUBLE], sixty, live) == ROLL
+    # the answer at 25 %: a take with the recube (21.5 %), a drop without (28.8 %)
     view = _view(match)
     view.game.offer_double()
     doubler_75 = _fixed([0.75, 0.0, 0.0, 0.0, 0.0])  # the doubler's probabilities
