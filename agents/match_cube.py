@@ -53,14 +53,14 @@ dropping. Landmarks that follow (tests/agents/test_match_cube.py): at 2-away/2-a
 doubled cube is dead and the take point is 1 - 0.67736 = 32.3 %, live or dead; a 2-away
 leader facing a 4-away trailer's double needs 19.9 %; the 4-away trailer facing the
 2-away leader's double needs only 18.6 % (his free redouble: his wins win the match); at
-4-away/4-away 28.8 % dead, 19.3 % live, 21.5 %
-at ``x = 0.68``; post-Crawford the leader facing the trailer's double needs 50 % at an even
+4-away/4-away 28.8 % dead, 19.3 % live, 21.5 % at ``x = 0.68``; post-Crawford the leader facing the trailer's double needs 50 % at an even
 away (the free drop: a drop leaves 1-away/1-away) but only 2.4 % against a 3-away trailer
 (a loss at 2 leaves 1-away/1-away, a drop the trailer 2-away post-Crawford, 48.8 %).
 
 Assumptions: cube values double (the arithmetic progression is handled by
-``next_cube_value`` but gnubg's method is for the geometric cube); the redoubled taker
-takes a free redouble; ``max_cube`` makes a cube that may not be turned dead.
+``next_cube_value`` but gnubg's method is for the geometric cube); in the cash points a
+free redouble is taken (as in gnubg), in the equities the redoubled side takes or drops
+as suits him; ``max_cube`` makes a cube that may not be turned dead.
 """
 
 from __future__ import annotations

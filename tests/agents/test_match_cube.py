@@ -67,6 +67,13 @@ def test_four_away_four_away_take_point_with_the_recube():
     assert _take_point(7, (3, 3), X) == pytest.approx(0.2155, abs=1e-4)
 
 
+def test_seven_away_seven_away_dead_take_point_and_the_live_range():
+    win, lose, drop = 0.62638, 0.37362, 0.43739  # taker 5 v 7, 7 v 5, 7 v 6 away
+    assert _take_point(7, (0, 0), 0.0) == pytest.approx((drop - lose) / (win - lose), abs=1e-6)
+    assert _take_point(7, (0, 0), X) == pytest.approx(0.2162, abs=1e-4)
+    assert _take_point(7, (0, 0), 1.0) == pytest.approx(0.2025, abs=1e-4)
+
+
 def test_the_live_cube_lowers_the_take_point_where_the_taker_can_recube():
     for length in (5, 7, 9):
         for a in range(3, length + 1):
