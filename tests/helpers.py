@@ -27,10 +27,13 @@ import random
 import re
 from typing import Iterator
 
+import numpy as np
+
 from bg_env.core import BAR, Position, legal_plays
 from bg_env.core.game import Game
 
 __all__ = [
+    "SplitMix",
     "RecordingGame",
     "pos",
     "show",
@@ -288,3 +291,35 @@ class RecordingGame(Game):
     def _end_turn(self, rng) -> None:
         self.log.append((self.turn_start, self.dice, tuple(self.played), self.position))
         super()._end_turn(rng)
+
+
+_M64 = (1 << 64) - 1
+
+
+class SplitMix:
+    """The batch's per-game generator in Python, with the ``integers`` that Game calls."""
+
+    def __init__(self, state: int):
+        self.state = int(state)
+
+    def _u32(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _M64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return (z ^ (z >> 31)) >> 32
+
+    def _below(self, n: int) -> int:
+        m = self._u32() * n
+        if m & 0xFFFFFFFF < n:
+            threshold = (2**32 - n) % n
+            while m & 0xFFFFFFFF < threshold:
+                m = self._u32() * n
+        return m >> 32
+
+    def integers(self, low, high=None, size=None):
+        if high is None:
+            low, high = 0, low
+        if size is None:
+            return low + self._below(high - low)
+        return np.array([low + self._below(high - low) for _ in range(size)])

@@ -22,7 +22,7 @@ CORE = {
             "match_id", "cube", "variants"],
     KERNELS: ["move_kernels", "kernel_io", "dice_kernels", "mask_kernels", "fast",
               "pubeval_kernels", "batch",
-              "batch_opponents", "game_kernels", "engine"],
+              "batch_opponents", "batch_match", "game_kernels", "engine"],
     GAME: ["start", "game", "match", "__init__"],
 }
 

@@ -61,7 +61,7 @@ from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_ind
 from ..core.match import Match
 from ..core.position import Position, render_text
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
-from .context import CONTEXT_SIZE, encode_context, standard_view
+from .context import context_space, encode_context, standard_view
 from .frame import game_frame
 from .observation import BOARD_SIZE, encode, encode_board, games_kernel, observation_space
 from .start import START_OPTIONS, check_options, start_game
@@ -126,9 +126,7 @@ class raw_env(AECEnv):
         self.agents = self.possible_agents[:]
         obs_space = observation_space(self.config.observation)
         if self.config.uses_context:
-            obs_space = spaces.Box(
-                min(obs_space.low.min(), 0), max(obs_space.high.max(), 100 if obs_space.dtype == np.int8 else 1),
-                shape=(obs_space.shape[0] + CONTEXT_SIZE,), dtype=obs_space.dtype)
+            obs_space = context_space(obs_space)
         space = spaces.Dict(
             {
                 "observation": obs_space,

@@ -72,10 +72,20 @@ class EnvConfig:
 
     @property
     def batch_kernels_apply(self) -> bool:
-        """Whether the array kernels (:mod:`bg_env.core.batch`, :mod:`bg_env.core.engine`)
-        can play these games: standard money games without the context block."""
+        """Whether the single-game engine (:mod:`bg_env.core.engine`, the AEC env's fast
+        path) can play these games: standard money games without the context block. The
+        vector envs cover more (:attr:`vector_kernels_apply`)."""
         return (self.game_rules.variant == "standard" and not self.match_length
                 and not self.uses_context)
+
+    @property
+    def vector_kernels_apply(self) -> bool:
+        """Whether the batched vector envs (:class:`bg_env.envs.kernel_batch.KernelBatch`)
+        can play these games on the kernels: standard games, money or match, with or
+        without the cube and the context block. (The variants join as their move kernels
+        come: widen this test and :class:`~bg_env.envs.kernel_batch.KernelBatch`'s
+        ``variant`` check together.)"""
+        return self.game_rules.variant == "standard"
 
     @property
     def uses_context(self) -> bool:

@@ -29,13 +29,15 @@ drawn (and encoded) on the actor's points through :func:`standard_view`.
 from __future__ import annotations
 
 import numpy as np
+from gymnasium import spaces
 
 from ..core.game import Game, Phase
 from ..core.kernel_io import new_position
 from ..core.position import Position
 from ..core.variants import PinnedPosition, Variant, get_variant, opp_index
 
-__all__ = ["CONTEXT_SIZE", "VARIANT_ORDER", "encode_context", "standard_view"]
+__all__ = ["CONTEXT_SIZE", "VARIANT_ORDER", "encode_context", "encode_contexts", "context_space",
+           "standard_view"]
 
 VARIANT_ORDER = (
     "standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",
@@ -86,3 +88,44 @@ def encode_context(game: Game, actor: int, match=None, integer: bool = False) ->
             out[63:65] *= 25
             out[67] = round(out[67] * 100)
     return out.astype(np.int8) if integer else out
+
+
+def context_space(space: spaces.Box) -> spaces.Box:
+    """The observation space of an encoder's ``space`` with the context block appended
+    (its bounds widened to hold the block: 0..1, or 0..100 for the ``int8`` form)."""
+    high = 100 if space.dtype == np.int8 else 1
+    return spaces.Box(min(space.low.min(), 0), max(space.high.max(), high),
+                      shape=(space.shape[0] + CONTEXT_SIZE,), dtype=space.dtype)
+
+
+def encode_contexts(out: np.ndarray, variant: str = "standard", away: np.ndarray | None = None,
+                    crawford: np.ndarray | None = None, post_crawford: np.ndarray | None = None,
+                    equity: np.ndarray | None = None, integer: bool = False) -> None:
+    """The context blocks of many games at once into ``out`` (``(n, CONTEXT_SIZE)``): the
+    values :func:`encode_context` gives for each game, for games of ``variant`` without a
+    bomb or pins (the batched kernels' games; the variants' blocks come with their
+    kernels).
+
+    Args:
+        out: ``(n, CONTEXT_SIZE)``, float32, or int8 with ``integer=True``.
+        variant: the variant every game plays.
+        away: ``(n, 2)`` points away of the observer and his opponent, in match play
+            (``None``: money games, and the other match arguments are ignored).
+        crawford, post_crawford: ``(n,)`` whether each game is the Crawford game, or
+            post-Crawford.
+        equity: ``(n,)`` the observer's match-winning chance.
+        integer: the ``int8`` form of the ``"compact"`` encoder.
+    """
+    block = np.zeros(out.shape, dtype=np.float32)
+    block[:, VARIANT_ORDER.index(get_variant(variant).name)] = 1
+    if away is not None:
+        block[:, 62] = 1
+        block[:, 63] = away[:, 0] / 25
+        block[:, 64] = away[:, 1] / 25
+        block[:, 65] = crawford
+        block[:, 66] = post_crawford
+        block[:, 67] = equity
+        if integer:  # the same float32 steps as encode_context
+            block[:, 63:65] *= 25
+            block[:, 67] = np.round(block[:, 67] * 100)
+    out[:] = block.astype(np.int8) if integer else block

@@ -105,7 +105,7 @@ class BackgammonEnv(gym.Env):
             self.learner = self.game_env.possible_agents[int(self.np_random.integers(2))]
         else:
             self.learner = self.learner_choice
-        reward = self._play_opponent()
+        reward = float(self.game_env.rewards[self.learner]) + self._play_opponent()
         self._over = self._done()
         obs, info = self._observe()
         info["opening_reward"] = reward
@@ -116,10 +116,15 @@ class BackgammonEnv(gym.Env):
         return g.terminations[self.learner] or g.truncations[self.learner]
 
     def _play_opponent(self) -> float:
+        """The opponent decides until the learner must act or the episode ends; the
+        learner's rewards on the way, summed (in match play with ``match_reward="equity"``
+        every game that ends pays one)."""
         g = self.game_env
+        reward = 0.0
         while not self._done() and g.agent_selection != self.learner:
             g.step(int(self.opponent(g)))
-        return float(g.rewards[self.learner]) if self._done() else 0.0
+            reward += float(g.rewards[self.learner])
+        return reward
 
     def _observe(self):
         obs = self.game_env.observe(self.learner)
@@ -149,7 +154,7 @@ class BackgammonEnv(gym.Env):
         g.step(action)
         reward = float(g.rewards[self.learner])
         if not self._done():
-            reward = self._play_opponent()
+            reward += self._play_opponent()
         self._over = self._done()
         terminated = bool(g.terminations[self.learner])
         truncated = bool(g.truncations[self.learner]) and not terminated

@@ -6,9 +6,9 @@ Description:
     games of one learner against a built-in opponent (``opponent="random"`` or
     ``"pubeval"``), all stepped by one call to
     the numba kernels (:class:`~bg_env.envs.kernel_batch.KernelBatch`, the engine of
-    :func:`bg_env.make_vec_env` too); no Stable-Baselines3 needed. Any other opponent,
-    a variant, match play, the context block or a ``render_mode`` cannot run on the
-    kernels: then (and for ``bg_env/BackgammonPlays-v0``, the play-level view) the result
+    :func:`bg_env.make_vec_env` too; money games or matches, cube and context block as
+    configured); no Stable-Baselines3 needed. Any other opponent, a variant or a
+    ``render_mode`` cannot run on the kernels: then (and for ``bg_env/BackgammonPlays-v0``, the play-level view) the result
     is a :class:`MaskedSyncVectorEnv` of the single-game envs, with the same API.
 
 Observation:
@@ -120,12 +120,11 @@ class MaskedSyncVectorEnv(SyncVectorEnv):
 
 def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs) -> VectorEnv:
     """The vector entry point of ``bg_env/Backgammon-v0``: the kernels when they can
-    play the configuration (random or pubeval opponent, standard money game, no context, no
-    rendering), else a :class:`MaskedSyncVectorEnv` of
+    play the configuration (random or pubeval opponent, the standard game, no rendering), else a :class:`MaskedSyncVectorEnv` of
     :class:`~bg_env.envs.gym_env.BackgammonEnv`."""
     config = {k: v for k, v in kwargs.items() if k not in _SINGLE_ENV_KEYS}
     if (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS and not PURE_PYTHON and kwargs.get("render_mode") is None
-            and EnvConfig.from_kwargs(**config).batch_kernels_apply):
+            and EnvConfig.from_kwargs(**config).vector_kernels_apply):
         return BackgammonVectorEnv(num_envs, opponent=opponent, **kwargs)
     _check_num_envs(num_envs)
     return MaskedSyncVectorEnv(

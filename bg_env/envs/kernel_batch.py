@@ -8,21 +8,25 @@ The engine room of the batched vector envs: Stable-Baselines3's
 :class:`bg_env.core.batch.Games`; one call to the kernels steps them all (the learner's
 action, then the random opponent's decisions until the learner must act again). A game
 that ends is started again at once, in the same step (its last observation and result are
-reported in that step's info). Standard money games without the context block only
-(:attr:`EnvConfig.batch_kernels_apply <bg_env.envs.backgammon.EnvConfig.batch_kernels_apply>`).
+reported in that step's info). Standard games, with or without the cube and the context
+block, money games or matches (:mod:`bg_env.core.batch_match`: with ``match_length=N`` the
+episode is a match, as in the single env)
+(:attr:`EnvConfig.vector_kernels_apply <bg_env.envs.config.EnvConfig.vector_kernels_apply>`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import batch, batch_opponents
+from ..core import batch, batch_match, batch_opponents
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
-from .backgammon import EnvConfig
+from ..core.match import MET_MAX_AWAY, match_equity
+from .config import EnvConfig
+from .context import context_space, encode_contexts
 from .observation import encode_games, observation_space
 
-__all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS"]
+__all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -64,10 +68,10 @@ class KernelBatch:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
         self.config = EnvConfig.from_kwargs(**config)
-        if not self.config.batch_kernels_apply:
+        if not self.config.vector_kernels_apply:
             raise ValueError(
-                "the batched kernels play standard money games without the context block; "
-                "use make_vec_env for variants, matches or context=True")
+                f"variant={self.config.game_rules.variant!r}: the batched kernels play the "
+                "standard game; use make_vec_env for the variants")
         if self.config.render_mode is not None:
             raise ValueError("render_mode: the batched kernels do not render; use GymVecEnv")
         self.num_envs = int(num_envs)
@@ -78,6 +82,19 @@ class KernelBatch:
         self.illegal_reward = float(illegal_reward)
         self.max_turns = self.config.max_turns or 0
         self.observation_space = observation_space(self.config.observation)
+        self._board_size = self.observation_space.shape[0]
+        if self.config.uses_context:
+            self.observation_space = context_space(self.observation_space)
+        self.match_length = self.config.match_length
+        """0: money games; N: each episode is a match to N points."""
+        if self.match_length:
+            self.match = np.zeros((self.num_envs, batch_match.M_COLUMNS), dtype=np.int64)
+            """The matches' state (:mod:`bg_env.core.batch_match` columns)."""
+            self._crawford_rules = self.games.rules.copy()
+            self._crawford_rules[batch.R_CUBE] = 0  # no cube in the Crawford game
+            self._equity = int(self.config.match_reward == "equity")
+            self._met = met_tables()
+        self._reward = np.zeros(self.num_envs, dtype=np.float64)
         self.sides = np.zeros(self.num_envs, dtype=np.int64)
         """The learner's side (0 = ``player_0``) in each game."""
         self.status = np.zeros(self.num_envs, dtype=np.int64)
@@ -116,10 +133,17 @@ class KernelBatch:
                     f"env {i}: action {actions[i]} is not legal; legal: "
                     f"{np.flatnonzero(g.mask[i]).tolist()}"
                 )
-        batch_opponents.step_against(batch_opponents.OPPONENTS[self.opponent], g.state, g.me,
-                                     g.opp, g.seeds, g.rules, g.mask, self.sides, actions,
-                                     self.max_turns, self.status)
-        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        code = batch_opponents.OPPONENTS[self.opponent]
+        if self.match_length:
+            batch_match.step_matches(code, g.state, g.me, g.opp, g.seeds, g.rules,
+                                     self._crawford_rules, g.mask, self.match, self.sides, actions,
+                                     self.max_turns, self._equity, *self._met, self._reward,
+                                     self.status)
+        else:
+            batch_opponents.step_against(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
+                                         self.sides, actions, self.max_turns, self.status)
+        rewards = self._reward.astype(np.float32)
+        self._reward[:] = 0.0
         dones = self.status != RUNNING
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         if dones.any():
@@ -127,38 +151,94 @@ class KernelBatch:
         return self.observe(), rewards, dones, infos
 
     def _finish_episodes(self, dones: np.ndarray, rewards: np.ndarray, infos: list[dict]) -> None:
-        """Rewards and infos of the finished games, then new games in their place."""
+        """Rewards and infos of the finished games (or matches), then new ones in their
+        place."""
         terminal = self.observe()
-        state = self.games.state
-        value = self.config.reward == "points"
         for i in np.flatnonzero(dones).tolist():
             status = self.status[i]
             info = infos[i]
             info["terminal_observation"] = terminal[i]
             info["TimeLimit.truncated"] = bool(status == TRUNCATED)
             if status == TERMINATED:
-                points = int(state[i, batch.POINTS])
-                winner = int(state[i, batch.WINNER])
-                reward = points if value else 1
-                rewards[i] = reward if winner == self.sides[i] else -reward
-                info.update(outcome=batch.OUTCOMES[state[i, batch.OUTCOME]], points=points,
-                            cube_value=int(state[i, batch.CUBE_VALUE]), winner=AGENTS[winner])
+                if self.match_length:
+                    info.update(self._match_info(i))
+                else:
+                    rewards[i] = self._money_reward(i)
+                    info.update(self._game_info(i))
             elif status == ILLEGAL:
                 rewards[i] = self.illegal_reward
                 info["illegal_action"] = int(self._actions[i])
         self._start(dones)
 
+    def _game_info(self, i: int) -> dict:
+        """The result of game ``i`` (over): as :func:`bg_env.envs.config.game_info`."""
+        s = self.games.state[i]
+        return {"outcome": batch.OUTCOMES[s[batch.OUTCOME]], "points": int(s[batch.POINTS]),
+                "cube_value": int(s[batch.CUBE_VALUE]), "winner": AGENTS[s[batch.WINNER]]}
+
+    def _money_reward(self, i: int) -> float:
+        """The learner's reward for money game ``i`` (over)."""
+        s = self.games.state[i]
+        value = int(s[batch.POINTS]) if self.config.reward == "points" else 1
+        return value if s[batch.WINNER] == self.sides[i] else -value
+
+    def _match_info(self, i: int) -> dict:
+        """The end of match ``i``: its last game, the score, the winner, the games and
+        Crawford games played (the single env's infos)."""
+        m = self.match[i]
+        score = (int(m[batch_match.M_SCORE0]), int(m[batch_match.M_SCORE0 + 1]))
+        return {"game": self._game_info(i), "score": score,
+                "winner": AGENTS[m[batch_match.M_WINNER]], "games": int(m[batch_match.M_GAMES]),
+                "crawford_games": int(m[batch_match.M_CRAWFORD_GAMES])}
+
     def _start(self, which: np.ndarray) -> None:
         g = self.games
-        batch_opponents.start_episodes(batch_opponents.OPPONENTS[self.opponent], g.state, g.me,
-                                       g.opp, g.seeds, g.rules, g.mask, which, self.sides,
-                                       self.learner, self.max_turns)
+        code = batch_opponents.OPPONENTS[self.opponent]
+        if self.match_length:
+            batch_match.start_matches(code, g.state, g.me, g.opp, g.seeds, g.rules,
+                                      self._crawford_rules, g.mask, self.match,
+                                      self.match_length, which, self.sides, self.learner,
+                                      self.max_turns, self._equity, *self._met, self._reward)
+        else:
+            batch_opponents.start_episodes(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
+                                           which, self.sides, self.learner, self.max_turns)
 
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""
-        encode_games(self.games, self.sides, self.config.observation, self._obs)
+        board = self._board_size
+        encode_games(self.games, self.sides, self.config.observation, self._obs[:, :board])
+        if self.config.uses_context:
+            self._encode_contexts(self._obs[:, board:])
         return self._obs.copy()
+
+    def _encode_contexts(self, out: np.ndarray) -> None:
+        """The context block (:mod:`bg_env.envs.context`) of every game, into ``out``."""
+        integer = self.config.observation == "compact"
+        variant = self.config.game_rules.variant
+        if not self.match_length:
+            encode_contexts(out, variant, integer=integer)
+            return
+        m, sides = self.match, self.sides
+        score = m[:, batch_match.M_SCORE0:batch_match.M_SCORE0 + 2]
+        rows = np.arange(self.num_envs)
+        away = np.maximum(m[:, [batch_match.M_LENGTH]] - score, 0)
+        away = np.stack([away[rows, sides], away[rows, 1 - sides]], axis=1)
+        equity = np.empty(self.num_envs, dtype=np.float64)
+        batch_match.equities(m, sides, *self._met, equity)
+        post = batch_match.post_crawfords(m)
+        encode_contexts(out, variant, away, m[:, batch_match.M_CRAWFORD], post, equity, integer)
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, N_ACTIONS)`` bool: the legal actions of each game's learner."""
         return self.games.mask.copy()
+
+
+def met_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The match equity table as the match kernels read it (:mod:`bg_env.core.batch_match`):
+    ``pre[a - 1, b - 1]``, ``a``-away against ``b``-away before the Crawford game, and
+    ``post[a - 1]``, ``a``-away against 1-away post-Crawford
+    (:func:`bg_env.core.match.match_equity`)."""
+    n = MET_MAX_AWAY
+    pre = np.array([[match_equity(a, b) for b in range(1, n + 1)] for a in range(1, n + 1)])
+    post = np.array([match_equity(a, 1, post_crawford=True) for a in range(1, n + 1)])
+    return pre, post

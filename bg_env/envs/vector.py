@@ -9,7 +9,8 @@ Description:
     and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
     learner's action, then the opponent's decisions until the learner must act again);
     nothing runs per game in Python but the bookkeeping of finished episodes (standard
-    money games without the context block only). Other variants, other
+    games: money games or matches, ``match_length=N``, with or without the cube and the
+    context block). Other variants, other
     opponents (agents, callables, specs) and the play-level view (``view="plays"``,
     :mod:`bg_env.envs.play_env`) run their Gymnasium envs one after the other
     (:class:`GymVecEnv`, Stable-Baselines3's ``DummyVecEnv``).
@@ -27,12 +28,16 @@ Action:
 Rewards:
     As the Gymnasium env: 0 until a game ends, then +-points (or +-1 with
     ``reward="win"``) from the learner's side; ``illegal_reward`` for an illegal action.
+    Match play: +-1 when the match ends, or with ``match_reward="equity"`` twice each
+    game's change in the learner's match-winning chance, in the step where it ends.
 
 Episode End:
     A finished game (or one truncated at ``max_turns``, or ended by an illegal action) is
     reported with ``done``; its info holds ``terminal_observation``,
     ``TimeLimit.truncated``, and ``outcome``, ``cube_value``, ``points``, ``winner`` (or
-    ``illegal_action``), and the env starts a new game at once (Stable-Baselines3's
+    ``illegal_action``; in match play the episode is the match and the info holds its last
+    ``game``, the ``score``, the match's ``winner``, ``games`` and ``crawford_games``, as
+    the single env's), and the env starts a new game at once (Stable-Baselines3's
     auto-reset). Each new game draws the learner's colour unless ``learner`` fixes it; a
     game that would end before the learner's first decision (only possible with a tiny
     ``max_turns``) is replayed.
@@ -95,7 +100,7 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
         make = lambda: BackgammonPlaysEnv(opponent=opponent, **config)  # noqa: E731
         venv: VecEnv = GymVecEnv([make] * num_envs)
     elif (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS and not PURE_PYTHON and config.get("render_mode") is None
-          and EnvConfig.from_kwargs(**_env_keys(config)).batch_kernels_apply):
+          and EnvConfig.from_kwargs(**_env_keys(config)).vector_kernels_apply):
         venv = BackgammonVecEnv(num_envs, opponent=opponent, **config)
     else:
         venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)
@@ -224,15 +229,18 @@ class BackgammonVecEnv(VecEnv):
 
 
 def bench_vec_env(seconds: float = 3.0, num_envs: int = 64, opponent: str = "random",
-                  kernels: bool = True) -> tuple[float, float]:
-    """A random learner against ``opponent``, cube off, through :func:`make_vec_env`
-    (``kernels=False``: the single envs one after another, :class:`GymVecEnv`):
-    ``(games/s, steps/s)``, a step being one learner decision in one game (the opponent's
-    are not counted)."""
+                  kernels: bool = True, **config) -> tuple[float, float]:
+    """A random learner against ``opponent``, cube off unless ``config`` says otherwise,
+    through :func:`make_vec_env` (``kernels=False``: the single envs one after another,
+    :class:`GymVecEnv`): ``(episodes/s, steps/s)``, an episode being a game (a match with
+    ``match_length``) and a step one learner decision in one game (the opponent's are not
+    counted). ``config``: :class:`~bg_env.envs.backgammon.EnvConfig` keys (e.g.
+    ``match_length=7, cube=True``)."""
+    config = {"cube": False, **config}
     if kernels:
-        venv = make_vec_env(num_envs, opponent=opponent, cube=False, seed=0)
+        venv = make_vec_env(num_envs, opponent=opponent, seed=0, **config)
     else:
-        venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, cube=False)] * num_envs)
+        venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)
         venv.seed(0)
     rng = np.random.default_rng(0)
     venv.reset()

@@ -20,8 +20,8 @@ from bg_env.actions import N_ACTIONS, ROLL, TAKE  # noqa: E402
 from bg_env.core import batch  # noqa: E402
 from bg_env.core.game import Game, Phase, Rules  # noqa: E402
 from bg_env.envs.observation import ENCODERS, encode, encode_games  # noqa: E402
+from helpers import SplitMix  # noqa: E402
 
-_M64 = (1 << 64) - 1
 PHASES = (Phase.CUBE, Phase.TAKE, Phase.BEAVER_TAKE, Phase.MOVE, Phase.OVER)
 RULES = {
     "nocube": Rules(cube=False),
@@ -31,35 +31,6 @@ RULES = {
                         gammons="no_backgammons"),
     "small_cube": Rules(max_cube=4, gammons="none", beaver=True),
 }
-
-
-class SplitMix:
-    """The batch's per-game generator in Python, with the ``integers`` that Game calls."""
-
-    def __init__(self, state: int):
-        self.state = int(state)
-
-    def _u32(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _M64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return (z ^ (z >> 31)) >> 32
-
-    def _below(self, n: int) -> int:
-        m = self._u32() * n
-        if m & 0xFFFFFFFF < n:
-            threshold = (2**32 - n) % n
-            while m & 0xFFFFFFFF < threshold:
-                m = self._u32() * n
-        return m >> 32
-
-    def integers(self, low, high=None, size=None):
-        if high is None:
-            low, high = 0, low
-        if size is None:
-            return low + self._below(high - low)
-        return np.array([low + self._below(high - low) for _ in range(size)])
 
 
 def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:

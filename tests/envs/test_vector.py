@@ -45,6 +45,10 @@ def rollout(venv, steps: int, seed: int = 0):
 def test_fast_path_is_chosen():
     assert isinstance(make_vec_env(2), BackgammonVecEnv)
     assert isinstance(make_vec_env(2, opponent=lambda env: env.legal_actions()[0]), GymVecEnv)
+    for config in ({"cube": True}, {"match_length": 7, "cube": True}, {"context": True},
+                   {"match_length": 5, "opponent": "pubeval", "observation": "compact"}):
+        assert isinstance(make_vec_env(2, **config), BackgammonVecEnv), config
+    assert isinstance(make_vec_env(2, variant="nackgammon"), GymVecEnv)
     with pytest.raises(ValueError, match="view"):
         make_vec_env(2, view="boards")
     with pytest.raises(ValueError, match="num_envs"):
@@ -156,8 +160,8 @@ def test_illegal_actions():
 
 
 # ------------------------------------------------ the same game as the single env
-CONFIGS = {"nocube": {"cube": False}, "cube": {},
-           "beaver_compact": {"beaver": True, "observation": "compact"}}
+CONFIGS = {"nocube": {"cube": False}, "cube": {"cube": True},
+           "beaver_compact": {"cube": True, "beaver": True, "observation": "compact"}}
 
 
 @fast_path
