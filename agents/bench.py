@@ -356,6 +356,10 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
         bench_vec_env = None
     if bench_vec_env is not None:
         add("vector env (64 games)", "games", bench_vec_env(seconds))
+        match = {"match_length": 7, "cube": True}  # a 7-point match with the cube, vs random
+        add("vec env 7-pt matches (kernels)", "matches", bench_vec_env(seconds, **match))
+        add("vec env 7-pt matches (single envs)", "matches",
+            bench_vec_env(seconds, kernels=False, **match))
     spiel = _openspiel(seconds)
     add("OpenSpiel pyspiel", "games", spiel)
     if spiel is None:
