@@ -16,9 +16,8 @@ import pytest
 
 pytest.importorskip("numba")
 
-from bg_env.core import batch_match  # noqa: E402
-from bg_env.core.game import GameResult, Rules  # noqa: E402
-from bg_env.core.game import Game  # noqa: E402
+from bg_env.core import batch, batch_match  # noqa: E402
+from bg_env.core.game import Game, GameResult, Rules  # noqa: E402
 from bg_env.core.match import Match  # noqa: E402
 from bg_env.envs.context import CONTEXT_SIZE, encode_context, encode_contexts  # noqa: E402
 from bg_env.envs.gym_env import BackgammonEnv  # noqa: E402
@@ -108,9 +107,7 @@ def test_record_and_equity_follow_match_on_random_results():
     by :class:`Match`: the same score, Crawford state, winner and match-winning chances."""
     pre, post = met_tables()
     rng = np.random.default_rng(0)
-    state = np.zeros(32, np.int64)
-    from bg_env.core import batch
-
+    state = np.zeros(batch.N_COLUMNS, np.int64)
     matches = crawford_games = 0
     for _ in range(300):
         length = int(rng.integers(1, 12))
