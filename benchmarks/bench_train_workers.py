@@ -12,6 +12,10 @@ learner's updates per worker count (the trainer's loop without evaluations and
 checkpoints), games per minute after two rounds of warm-up (the workers' start-up is not
 counted).
 
+``--device cuda`` (or ``auto``): the networks learn on the GPU, as the trainers' ``device``
+key does (TD: the learner's copy; self-play plays with a CPU copy refreshed after each
+update).
+
     python benchmarks/bench_train_workers.py --workers 1 2 [--rollouts 3] [--td]  # --rollouts 0: TD only
 
 Nothing is asserted; tests/agents/ checks that the runs are right.
@@ -38,6 +42,7 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from agents.device import resolve_device
     from agents.train_ppo import PPOConfig, new_model, snapshot, make_vec_env
 
     cfg = load_config(PPOConfig, str(CONFIGS / "ppo.yaml"),
@@ -58,7 +63,7 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
 
     venv = make_vec_env(cfg)
     try:
-        model = new_model(cfg, venv, cfg.learning_rate, device)
+        model = new_model(cfg, venv, cfg.learning_rate, resolve_device(cfg.device))
         snapshot(model, venv, {"snapshots": []}, cfg.pool_size)
         t0 = time.perf_counter()
         model.learn(rollouts * cfg.n_envs * cfg.n_steps, callback=Clock())
@@ -66,7 +71,7 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
     finally:
         venv.close()
     steps = rollouts * cfg.n_envs * cfg.n_steps
-    return {"workers": workers, "games": clock["games"], "seconds": round(seconds, 1),
+    return {"workers": workers, "device": str(model.device), "games": clock["games"], "seconds": round(seconds, 1),
             "games_per_minute": round(60 * clock["games"] / seconds),
             "rollout_steps_per_second": round(steps / clock["rollout"])}
 
@@ -75,6 +80,7 @@ def td_speed(workers: int, games: int, device: str) -> dict:
     import numpy as np
     import torch
 
+    from agents.device import resolve_device
     from agents.td import TDNet
     from agents.train_td import TDConfig, game_stream, worker_pool
 
@@ -83,20 +89,27 @@ def td_speed(workers: int, games: int, device: str) -> dict:
     cfg.games = warm_up + games
     torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
-    net = TDNet(cfg.hidden, cfg.layers)
+    where = resolve_device(cfg.device)
+    player = TDNet(cfg.hidden, cfg.layers)  # as the trainer: plays on the CPU, learns on `where`
+    net = player if where == "cpu" else TDNet(cfg.hidden, cfg.layers).to(where)
+    net.load_state_dict(player.state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     pool = worker_pool(cfg) if workers > 1 else None
-    stream = game_stream(net, cfg, np.random.default_rng(cfg.seed), 1, pool)
+    stream = game_stream(net if pool is not None else player, cfg,
+                         np.random.default_rng(cfg.seed), 1, pool)
     batch_x, batch_t = [], []
     try:
         for number, x, targets in stream:  # the trainer's loop, without its bookkeeping
             batch_x.append(torch.from_numpy(x))
             batch_t.append(targets)
             if len(batch_x) == cfg.batch_games:
-                loss = torch.nn.functional.mse_loss(net(torch.cat(batch_x)), torch.cat(batch_t))
+                loss = torch.nn.functional.mse_loss(net(torch.cat(batch_x).to(where)),
+                                                    torch.cat(batch_t).to(where))
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
+                if player is not net:
+                    player.load_state_dict(net.state_dict())
                 batch_x, batch_t = [], []
             if number == warm_up:
                 t0 = time.perf_counter()
@@ -104,7 +117,7 @@ def td_speed(workers: int, games: int, device: str) -> dict:
     finally:
         if pool is not None:
             pool.shutdown()
-    return {"workers": workers, "games": games, "seconds": round(seconds, 1),
+    return {"workers": workers, "device": where, "games": games, "seconds": round(seconds, 1),
             "games_per_minute": round(60 * games / seconds)}
 
 
@@ -114,7 +127,8 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=3, help="0: no PPO measurement")
     parser.add_argument("--td", action="store_true", help="also TD self-play")
     parser.add_argument("--td-games", type=int, default=400)
-    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"),
+                        help="where the networks learn (the configs' 'device' key)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}", flush=True)
     for n in args.workers if args.rollouts > 0 else []:
