@@ -71,7 +71,8 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
     finally:
         venv.close()
     steps = rollouts * cfg.n_envs * cfg.n_steps
-    return {"workers": workers, "device": str(model.device), "games": clock["games"], "seconds": round(seconds, 1),
+    return {"workers": workers, "device": str(model.device), "games": clock["games"],
+            "seconds": round(seconds, 1),
             "games_per_minute": round(60 * clock["games"] / seconds),
             "rollout_steps_per_second": round(steps / clock["rollout"])}
 

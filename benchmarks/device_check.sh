@@ -22,7 +22,7 @@
 # Writes to $OUT: log.txt (machine, versions, each part's time and exit status), tests.txt
 # (the device tests), bench.txt (benchmarks/bench_train_workers.py), evals.txt (td:2ply and
 # td against pubeval, split over processes). Parts have their own time limits, and the
-# whole stops starting parts past DEADLINE seconds (default 480), so it ends by about 8.5
+# whole stops starting parts past DEADLINE seconds (default 490), so it ends by about 8.5
 # minutes (give the run 540 s). On 16 cores the evaluations run in the background on cores 6-15 while the tests
 # and the 1, 2, 4-worker measurements run on cores 0-5; the 8- and 15-worker and CUDA
 # measurements come after the evaluations, on every core.
@@ -34,7 +34,7 @@ OUT=${OUT:-$PWD/device_out}
 mkdir -p "$OUT"
 PY=${PY:-python3}
 QUICK=${QUICK:-0}
-DEADLINE=${DEADLINE:-480}
+DEADLINE=${DEADLINE:-490}
 LIMIT_SCALE=${LIMIT_SCALE:-1}  # QUICK=1: 4 (a busy 2-core machine is slow to start workers)
 START=$(date +%s)
 LOG=$OUT/log.txt
@@ -49,7 +49,7 @@ if [ "$QUICK" = 1 ]; then
     EVAL_BUDGET=300; DEADLINE=${QUICK_DEADLINE:-2400}; LIMIT_SCALE=4
     TESTS=(tests/agents/test_cuda_training.py tests/agents/test_ppo.py)
 else
-    TD_GAMES=300; ROLLOUTS=2; LOW="1 2 4"; HIGH="8 15"; CUDA_DEV=cuda; CUDA_MANY=8
+    TD_GAMES=200; ROLLOUTS=2; LOW="1 2 4"; HIGH="8 15"; CUDA_DEV=cuda; CUDA_MANY=8
     EVAL_PROCS=10; EVAL_GAMES=50; EVAL_BUDGET=240
     TESTS=(tests/agents/test_cuda_training.py tests/agents/test_td_workers.py
            tests/agents/test_proc_vec_env.py tests/agents/test_ppo.py)
@@ -76,7 +76,23 @@ part() {
 # ---------------------------------------------------------------- (a) machine and packages
 say "machine: $(nproc) CPUs, $(uname -m); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 { command -v nvidia-smi >/dev/null && nvidia-smi -L || echo "no nvidia-smi"; } 2>&1 | tee -a "$LOG"
-$PY -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")' 2>&1 | tee -a "$LOG"
+versions() {  # python, then each named module's version (or why it does not import)
+    $PY - "$@" <<'PYEOF' 2>&1 | tee -a "$LOG"
+import importlib, sys
+print("python", sys.version.split()[0], end="")
+for name in sys.argv[1:]:
+    try:
+        print(f"  {name} {importlib.import_module(name).__version__}", end="")
+    except Exception as exc:  # noqa: BLE001 (reported, not fatal)
+        print(f"  {name} MISSING ({type(exc).__name__}: {exc})", end="")
+if "torch" in sys.argv[1:]:
+    import torch
+    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU"
+    print(f"  cuda {torch.cuda.is_available()} ({gpu})", end="")
+print()
+PYEOF
+}
+versions torch numpy numba yaml cloudpickle
 if ls .whl/*.whl >/dev/null 2>&1; then
     part wheels 120 $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
         --upgrade --target /tmp/site .whl/*.whl
@@ -85,7 +101,7 @@ else
     say "no .whl/: using the installed packages"
     export PYTHONPATH=$PWD
 fi
-$PY -c 'import numpy, numba, gymnasium, pettingzoo, stable_baselines3, sb3_contrib; print("numpy", numpy.__version__, "numba", numba.__version__, "gymnasium", gymnasium.__version__, "pettingzoo", pettingzoo.__version__, "sb3", stable_baselines3.__version__, "sb3-contrib", sb3_contrib.__version__)' 2>&1 | tee -a "$LOG"
+versions gymnasium pettingzoo stable_baselines3 sb3_contrib
 # the first import compiles the numba kernels once (cached); later processes reuse them
 part "warm-up: eval via python -m agents.cli" 200 $PY -m agents.cli eval td pubeval --games 2 --seed 1 --quiet
 part "opponent spec without importing agents: needs the installed entry points, so rc=1 is expected here" 60 $PY -c \
