@@ -6,8 +6,18 @@ Random self-play with the cube off through each layer (the core, the raw AEC env
 generator through gnubg-nn when installed). OpenSpiel (``pyspiel``) is measured too when
 installed (the optional ``[bench]`` extra), and so is pgx's JAX backgammon: 256 games
 stepped at once by ``jax.jit(jax.vmap(step))`` on the CPU, compile time left out. A row
-whose library is missing is skipped with a note. Each measurement runs for about
-``seconds``; ratios are to OpenSpiel when it was measured, else to the raw env.
+whose library is missing is skipped with a note. Ratios are to OpenSpiel when it was
+measured, else to the raw env; legal-play calls to gnubg-nn, else to the pure-Python
+generator.
+
+Timing (:mod:`agents.bench_timing`): the rows take turns, ``ROUNDS`` rounds of
+``seconds / ROUNDS`` each, timed by this process's CPU time, not the wall clock (the
+machine may be shared); pgx, which runs JAX's threads, keeps its own wall-clock loop.
+Below the table, issue 10's targets (``TARGETS``), each with its ratio and the lowest and
+highest ratio of one round: ``env()`` and the vector env against OpenSpiel, the numba
+legal-play kernel against gnubg-nn's move generator (both given their input already
+converted: int8 arrays for the kernel, gnubg's board for gnubg-nn). ``bg-env bench
+--targets`` measures only the rows these need.
 
 Every self-play row uses the same random agent: a uniform pick among the legal actions
 from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a step of
@@ -40,6 +50,20 @@ from typing import Callable
 
 import numpy as np
 
+from .bench_timing import (
+    ENV_ROW,
+    GNUBG_ROW,
+    KERNEL_ROW,
+    OPENSPIEL_ROW,
+    ROUNDS,
+    VEC_ROW,
+    games_row,
+    interleaved,
+    print_targets,
+    target_ratios,
+    timed,
+)
+
 __all__ = ["run_bench", "variant_rows"]
 
 PGX_BATCH = 256
@@ -55,18 +79,6 @@ def _cpu() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
-
-
-def _timed(fn: Callable[[], int], seconds: float) -> tuple[float, float]:
-    """Call ``fn`` (returns steps done) until ``seconds`` pass; (calls/s, steps/s)."""
-    fn()  # warm-up (and JIT compilation)
-    n = steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        steps += fn()
-        n += 1
-    dt = time.perf_counter() - t0
-    return n / dt, steps / dt
 
 
 def _core_game(seed_box=[0]) -> int:
@@ -141,7 +153,7 @@ def variant_rows(seconds: float = 3.0, variants=None) -> dict[str, dict]:
     out = {}
     for name in names:
         env = backgammon_v0.env(variant=name, cube=False)
-        games, decisions = _timed(lambda: _aec_game(env), seconds)
+        games, decisions = timed(lambda: _aec_game(env), seconds)
         out[name] = {"games_per_s": games, "decisions_per_s": decisions}
     base = out["standard"]["decisions_per_s"]
     for row in out.values():
@@ -158,7 +170,9 @@ def _print_variants(rows: dict[str, dict]) -> None:
     print("ratio: decisions/s to standard's")
 
 
-def _openspiel(seconds: float):
+def _openspiel_game():
+    """A callable playing one OpenSpiel random game (returns its decisions), or None when
+    ``pyspiel`` is not importable."""
     try:
         import pyspiel
     except ImportError:
@@ -179,7 +193,37 @@ def _openspiel(seconds: float):
                 steps += 1
         return steps
 
-    return _timed(one, seconds)
+    return one
+
+
+def _vec_stepper(num_envs: int = 64, kernels: bool = True, **config):
+    """A callable stepping the vector env (``make_vec_env``, random opponent, cube off
+    unless ``config`` says otherwise; ``kernels=False``: the single envs one after another)
+    once with a uniform legal action per game, returning ``(episodes finished, steps)``
+    (an episode is a game, a match with ``match_length``); None without
+    Stable-Baselines3."""
+    try:
+        from bg_env.envs.gym_env import BackgammonEnv
+        from bg_env.envs.vector import GymVecEnv, make_vec_env
+    except ImportError:
+        return None
+    config = {"cube": False, **config}
+    if kernels:
+        venv = make_vec_env(num_envs, seed=0, **config)
+    else:
+        venv = GymVecEnv([lambda: BackgammonEnv(opponent="random", **config)] * num_envs)
+        venv.seed(0)
+    venv.reset()
+    rng = np.random.default_rng(0)
+
+    def one() -> tuple[int, int]:
+        masks = venv.action_masks()
+        keys = rng.random(masks.shape)
+        keys[~masks] = -1.0
+        _, _, dones, _ = venv.step(keys.argmax(axis=1))
+        return int(dones.sum()), num_envs
+
+    return one
 
 
 def _pgx(seconds: float, batch: int = 256):
@@ -313,9 +357,86 @@ def _ppo_training(steps: int = 2048, num_envs: int = 16):
     return steps / wall, venv.seconds / wall, venv.seconds / rollouts.seconds
 
 
-def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool = False) -> dict:
+def _movegen_rows(targets_only: bool) -> dict[str, tuple[str, Callable]]:
+    """Legal-play generation rows: ``{name: (unit, fn)}``, one call per position of
+    :func:`_movegen_cases` in turn."""
+    from bg_env.core.moves import legal_plays
+
+    cases = _movegen_cases()
+    it = iter(range(10**12))
+
+    def each(fn, inputs):
+        def one() -> tuple[int, int]:
+            fn(*inputs[next(it) % len(inputs)])
+            return 1, 1
+        return one
+
+    rows: dict[str, tuple[str, Callable]] = {}
+    if not targets_only:
+        rows["legal plays: pure Python"] = ("calls", each(legal_plays, cases))
+    try:
+        from bg_env.core.fast import fast_legal_plays, legal_plays_fast
+    except ImportError:
+        fast_legal_plays = None
+    if fast_legal_plays is not None:
+        arrays = [(np.array(p.me, np.int8), np.array(p.opp, np.int8), d[0], d[1])
+                  for p, d in cases]
+        rows[KERNEL_ROW] = ("calls", each(fast_legal_plays, arrays))
+        if not targets_only:
+            rows["legal plays: fast path (Play objects)"] = ("calls",
+                                                             each(legal_plays_fast, cases))
+    try:
+        import gnubg_nn
+
+        boards = [(p.gnubg_board(), d[0], d[1]) for p, d in cases]
+        rows[GNUBG_ROW] = ("calls", each(gnubg_nn.moves, boards))
+    except ImportError:
+        pass
+    return rows
+
+
+def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[str, Callable]]:
+    """Random self-play rows: ``{name: (unit, fn)}``; a missing library's row goes to
+    ``skipped`` with the reason."""
+    import gymnasium
+
+    import bg_env  # noqa: F401  (registers the Gymnasium env)
+    from bg_env import backgammon_v0
+
+    rows: dict[str, tuple[str, Callable]] = {}
+    if not targets_only:
+        rows["core (Game.play, whole plays)"] = ("games", games_row(_core_game))
+        raw = backgammon_v0.raw_env(cube=False)
+        rows["raw AEC env"] = ("games", games_row(lambda: _aec_game(raw)))
+    wrapped = backgammon_v0.env(cube=False)
+    rows[ENV_ROW] = ("games", games_row(lambda: _aec_game(wrapped)))
+    if not targets_only:
+        genv = gymnasium.make("bg_env/Backgammon-v0", opponent="random", cube=False)
+        rows["Gymnasium env (vs random)"] = ("episodes", games_row(lambda: _gym_episode(genv)))
+    vec = _vec_stepper()
+    if vec is not None:
+        rows[VEC_ROW] = ("games", vec)
+        if not targets_only:
+            match = {"match_length": 7, "cube": True}  # a 7-point match with the cube
+            rows["vec env 7-pt matches (kernels)"] = ("matches", _vec_stepper(**match))
+            rows["vec env 7-pt matches (single envs)"] = (
+                "matches", _vec_stepper(kernels=False, **match))
+    else:
+        skipped[VEC_ROW] = "stable-baselines3 not importable (the [train] extra)"
+    spiel = _openspiel_game()
+    if spiel is not None:
+        rows[OPENSPIEL_ROW] = ("games", games_row(spiel))
+    else:
+        skipped[OPENSPIEL_ROW] = ("pyspiel not importable "
+                                  "(pip install open_spiel, or the [bench] extra)")
+    return rows
+
+
+def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool = False,
+              targets_only: bool = False) -> dict:
     """Measure and print the table (or JSON); returns the numbers. ``variants_only``: only
-    the per-variant rows (:func:`variant_rows`).
+    the per-variant rows (:func:`variant_rows`); ``targets_only``: only the rows that
+    issue 10's targets need (:data:`agents.bench_timing.TARGETS`).
 
     Raises:
         ValueError: ``seconds`` is not a positive number.
@@ -330,111 +451,57 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
         else:
             _print_variants(out["variants"])
         return out
-    import gymnasium
-
-    import bg_env  # noqa: F401  (registers the Gymnasium env)
-    from bg_env import backgammon_v0
-    from bg_env.core.moves import legal_plays
-
-    rows: dict[str, dict] = {}
     skipped: dict[str, str] = {}
-
-    def add(name: str, unit: str, result) -> None:
-        if result is not None:
-            rows[name] = {"unit": unit, "per_s": result[0], "steps_per_s": result[1]}
-
-    add("core (Game.play, whole plays)", "games", _timed(_core_game, seconds))
-    raw = backgammon_v0.raw_env(cube=False)
-    add("raw AEC env", "games", _timed(lambda: _aec_game(raw), seconds))
-    wrapped = backgammon_v0.env(cube=False)
-    add("env() with wrappers", "games", _timed(lambda: _aec_game(wrapped), seconds))
-    genv = gymnasium.make("bg_env/Backgammon-v0", opponent="random", cube=False)
-    add("Gymnasium env (vs random)", "episodes", _timed(lambda: _gym_episode(genv), seconds))
-    try:
-        from bg_env.envs.vector import bench_vec_env
-    except ImportError:
-        bench_vec_env = None
-    if bench_vec_env is not None:
-        add("vector env (64 games)", "games", bench_vec_env(seconds))
-        match = {"match_length": 7, "cube": True}  # a 7-point match with the cube, vs random
-        add("vec env 7-pt matches (kernels)", "matches", bench_vec_env(seconds, **match))
-        add("vec env 7-pt matches (single envs)", "matches",
-            bench_vec_env(seconds, kernels=False, **match))
-    spiel = _openspiel(seconds)
-    add("OpenSpiel pyspiel", "games", spiel)
-    if spiel is None:
-        skipped["OpenSpiel pyspiel"] = ("pyspiel not importable "
-                                        "(pip install open_spiel, or the [bench] extra)")
-    pgx_result = _pgx(seconds, PGX_BATCH)
-    add(PGX_ROW, "games", pgx_result)
-    if pgx_result is None:
-        skipped[PGX_ROW] = "pgx/jax not importable (pip install pgx, or the [bench] extra)"
-    else:
-        rows[PGX_ROW]["compile_s"] = pgx_result[2]
-
-    cases = _movegen_cases()
-    it = iter(range(10**12))
-
-    def gen(fn):
-        def one() -> int:
-            pos, dice = cases[next(it) % len(cases)]
-            fn(pos, dice)
-            return 1
-        return one
-
-    add("legal plays: pure Python", "calls", _timed(gen(legal_plays), seconds))
-    try:
-        from bg_env.core.fast import legal_plays_fast
-    except ImportError:
-        legal_plays_fast = None
-    if legal_plays_fast is not None:
-        from bg_env.core.fast import fast_legal_plays
-
-        arrays = [(np.array(p.me, np.int8), np.array(p.opp, np.int8), d) for p, d in cases]
-
-        def kernel() -> int:
-            me, opp, d = arrays[next(it) % len(arrays)]
-            fast_legal_plays(me, opp, d[0], d[1])
-            return 1
-
-        add("legal plays: numba kernel (arrays)", "calls", _timed(kernel, seconds))
-        add("legal plays: fast path (Play objects)", "calls", _timed(gen(legal_plays_fast), seconds))
-    try:
-        import gnubg_nn
-
-        add("legal plays: gnubg-nn (C)", "calls",
-            _timed(gen(lambda p, d: gnubg_nn.moves(p.gnubg_board(), d[0], d[1])), seconds))
-    except ImportError:
-        pass
-
-    training = _ppo_training() if bench_vec_env is not None else None
+    specs = {**_play_rows(targets_only, skipped), **_movegen_rows(targets_only)}
+    measured = interleaved({name: fn for name, (_, fn) in specs.items()}, seconds)
+    rows = {name: {"unit": specs[name][0], **r} for name, r in measured.items()}
+    if not targets_only:
+        pgx_result = _pgx(seconds, PGX_BATCH)
+        if pgx_result is None:
+            skipped[PGX_ROW] = "pgx/jax not importable (pip install pgx, or the [bench] extra)"
+        else:
+            rows[PGX_ROW] = {"unit": "games", "per_s": pgx_result[0],
+                             "steps_per_s": pgx_result[1], "compile_s": pgx_result[2]}
     out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds,
-           "rows": rows, "skipped": skipped, "variants": variant_rows(seconds)}
+           "rounds": ROUNDS, "rows": rows, "skipped": skipped, "targets": target_ratios(rows)}
+    training = None
+    if not targets_only:
+        out["variants"] = variant_rows(seconds)
+        training = _ppo_training() if VEC_ROW in rows else None
     if training is not None:
         out["maskable_ppo"] = {"steps_per_s": training[0], "env_share": training[1],
                                "env_share_of_rollouts": training[2]}
     if as_json:
         print(json.dumps(out, indent=2))
         return out
-    print(f"CPU: {out['cpu']}   Python {out['python']}   ~{seconds:g} s per row\n")
-    base_games = rows.get("OpenSpiel pyspiel", rows.get("raw AEC env"))
-    base_calls = rows.get("legal plays: gnubg-nn (C)", rows.get("legal plays: pure Python"))
-    print(f"{'measurement':34s} {'per second':>14s} {'steps/s':>10s} {'ratio':>8s}")
-    for name, r in rows.items():
-        base = base_calls if r["unit"] == "calls" else base_games
-        ratio = r["per_s"] / base["per_s"] if base else float("nan")
-        steps = f"{r['steps_per_s']:10.0f}" if r["unit"] != "calls" else " " * 10
-        print(f"{name:34s} {r['per_s']:10.1f} {r['unit']:>3.3s} {steps} {ratio:8.2f}")
-    print("\nratios: games to OpenSpiel (or the raw env when OpenSpiel is absent); "
-          "calls to gnubg-nn (or pure Python)")
-    if PGX_ROW in rows:
-        print(f"pgx: {PGX_BATCH} games per jitted call; its steps are single checker moves, "
-              f"and {rows[PGX_ROW]['compile_s']:.1f} s of compiling and warm-up are left out")
-    for name, why in skipped.items():
-        print(f"skipped: {name}: {why}")
-    _print_variants(out["variants"])
+    _print_rows(out)
+    print_targets(out["targets"], skipped)
+    if "variants" in out:
+        _print_variants(out["variants"])
     if training is not None:
         print("\nMaskablePPO on the vector env (16 games, 2048 steps, SB3 defaults, "
               f"1 torch thread): {training[0]:.0f} steps/s; env {training[1]:.1%} of the wall time "
               f"({training[2]:.1%} of the rollouts)")
     return out
+
+
+def _print_rows(out: dict) -> None:
+    rows, skipped = out["rows"], out["skipped"]
+    print(f"CPU: {out['cpu']}   Python {out['python']}   ~{out['seconds_each']:g} s of CPU "
+          f"time per row, in {out['rounds']} turns\n")
+    base_games = rows.get(OPENSPIEL_ROW, rows.get("raw AEC env"))
+    base_calls = rows.get(GNUBG_ROW, rows.get("legal plays: pure Python"))
+    print(f"{'measurement':38s} {'per second':>14s} {'steps/s':>10s} {'ratio':>8s}")
+    for name, r in rows.items():
+        base = base_calls if r["unit"] == "calls" else base_games
+        ratio = f"{r['per_s'] / base['per_s']:8.2f}" if base else f"{'-':>8s}"
+        steps = f"{r['steps_per_s']:10.0f}" if r["unit"] != "calls" else " " * 10
+        print(f"{name:38s} {r['per_s']:10.1f} {r['unit']:>3.3s} {steps} {ratio}")
+    print("\nratios: games to OpenSpiel (or the raw env when OpenSpiel is absent); "
+          "calls to gnubg-nn (or pure Python)")
+    if PGX_ROW in rows:
+        print(f"pgx: {PGX_BATCH} games per jitted call, wall clock; its steps are single "
+              f"checker moves, and {rows[PGX_ROW]['compile_s']:.1f} s of compiling and warm-up "
+              "are left out")
+    for name, why in skipped.items():
+        print(f"skipped: {name}: {why}")

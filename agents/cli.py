@@ -215,7 +215,8 @@ def cmd_play(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
-    run_bench(seconds=args.seconds, as_json=args.json, variants_only=args.variants)
+    run_bench(seconds=args.seconds, as_json=args.json, variants_only=args.variants,
+              targets_only=args.targets)
     return 0
 
 
@@ -276,6 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="print the numbers as JSON")
     b.add_argument("--variants", action="store_true",
                    help="only the per-variant rows (env() random self-play, every variant)")
+    b.add_argument("--targets", action="store_true",
+                   help="only the rows of issue 10's speed targets (env() and the vector env "
+                        "against OpenSpiel, the legal-play kernel against gnubg-nn)")
     b.set_defaults(func=cmd_bench)
     return parser
 

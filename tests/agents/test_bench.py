@@ -6,12 +6,24 @@ import sys
 
 import pytest
 
-from agents import bench
+from agents import bench, bench_timing
 
 
-def _quick(monkeypatch):
+def _fake_interleaved(rates=None):
+    """An ``interleaved`` that runs nothing: each row at ``rates[name]`` (default 1.0) per
+    second in every round."""
+    rates = rates or {}
+
+    def fake(rows, seconds, rounds=bench_timing.ROUNDS):
+        return {name: {"per_s": rates.get(name, 1.0), "steps_per_s": 2.0,
+                       "round_per_s": [rates.get(name, 1.0)] * rounds} for name in rows}
+    return fake
+
+
+def _quick(monkeypatch, rates=None):
     """Make run_bench cheap: no real timing loops, no PPO training."""
-    monkeypatch.setattr(bench, "_timed", lambda fn, seconds: (1.0, 2.0))
+    monkeypatch.setattr(bench, "timed", lambda fn, seconds: (1.0, 2.0))
+    monkeypatch.setattr(bench, "interleaved", _fake_interleaved(rates))
     monkeypatch.setattr(bench, "_ppo_training", lambda *a, **k: None)
 
 
@@ -55,7 +67,7 @@ def test_variant_rows_one_per_variant_with_ratio_to_standard(monkeypatch, capsys
     from bg_env.core.variants import VARIANTS
 
     rates = iter(range(1, 100))
-    monkeypatch.setattr(bench, "_timed", lambda fn, seconds: (1.0, float(next(rates))))
+    monkeypatch.setattr(bench, "timed", lambda fn, seconds: (1.0, float(next(rates))))
     out = bench.run_bench(seconds=0.01, variants_only=True)
     rows = out["variants"]
     assert "rows" not in out  # only the variant rows were measured
@@ -71,3 +83,64 @@ def test_variant_rows_play_real_games():
     rows = bench.variant_rows(seconds=0.01, variants=["plakoto"])
     assert set(rows) == {"standard", "plakoto"}
     assert all(r["decisions_per_s"] > 0 and r["games_per_s"] > 0 for r in rows.values())
+
+
+def test_interleaved_takes_turns_and_counts_units_and_steps():
+    calls = []
+
+    def row(name, units, steps):
+        def fn():
+            calls.append(name)
+            return units, steps
+        return fn
+
+    out = bench_timing.interleaved({"a": row("a", 1, 10), "b": row("b", 3, 0)}, 0.02, rounds=3)
+    assert set(out) == {"a", "b"}
+    assert len(out["a"]["round_per_s"]) == 3 == len(out["b"]["round_per_s"])
+    assert out["a"]["steps_per_s"] == pytest.approx(10 * out["a"]["per_s"])
+    assert out["b"]["steps_per_s"] == 0
+    # after the warm-up (a, b), the rows alternate: a's calls, then b's, three times
+    runs = [name for i, name in enumerate(calls[2:]) if i == 0 or calls[2:][i - 1] != name]
+    assert runs == ["a", "b", "a", "b", "a", "b"]
+
+
+def test_target_ratios_ratio_range_and_verdict():
+    rows = {
+        bench_timing.ENV_ROW: {"per_s": 300.0, "round_per_s": [290.0, 310.0]},
+        bench_timing.OPENSPIEL_ROW: {"per_s": 200.0, "round_per_s": [200.0, 200.0]},
+        bench_timing.VEC_ROW: {"per_s": 1000.0, "round_per_s": [1000.0, 1000.0]},
+    }
+    out = bench_timing.target_ratios(rows)
+    env, vec = out["env() random self-play, games/s"], out["vector env (one process), games/s"]
+    assert env["ratio"] == 1.5 and env["met"] and (env["low"], env["high"]) == (1.45, 1.55)
+    assert vec["ratio"] == 5.0 and not vec["met"] and vec["target"] == 8.0
+    kernel = out["legal-play kernel, calls/s"]
+    assert "met" not in kernel and bench_timing.KERNEL_ROW in kernel["skipped"]
+
+
+def test_run_bench_prints_targets_and_skips_openspiel_with_a_note(monkeypatch, capsys):
+    _quick(monkeypatch, {bench_timing.KERNEL_ROW: 2.0, bench_timing.GNUBG_ROW: 1.0})
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    out = bench.run_bench(seconds=0.01, targets_only=True)
+    assert "variants" not in out and "core (Game.play, whole plays)" not in out["rows"]
+    kernel = out["targets"]["legal-play kernel, calls/s"]
+    assert kernel["ratio"] == 2.0 and kernel["met"]
+    assert "skipped" in out["targets"]["env() random self-play, games/s"]
+    text = capsys.readouterr().out
+    assert "legal-play kernel, calls/s" in text and "met" in text
+    env_line = next(line for line in text.splitlines() if line.startswith("env() random"))
+    assert "skipped (OpenSpiel pyspiel: pyspiel not importable" in env_line
+
+
+def test_run_bench_targets_missed_are_marked(monkeypatch, capsys):
+    pytest.importorskip("stable_baselines3")
+    rates = {bench_timing.OPENSPIEL_ROW: 100.0, bench_timing.ENV_ROW: 120.0,
+             bench_timing.VEC_ROW: 900.0}
+    _quick(monkeypatch, rates)
+    monkeypatch.setattr(bench, "_openspiel_game", lambda: (lambda: 1))
+    out = bench.run_bench(seconds=0.01, targets_only=True)
+    assert out["targets"]["env() random self-play, games/s"]["ratio"] == pytest.approx(1.2)
+    assert out["targets"]["vector env (one process), games/s"]["met"]
+    lines = capsys.readouterr().out.splitlines()
+    env_line = next(line for line in lines if line.startswith("env() random self-play"))
+    assert env_line.endswith("MISSED") and "1.20x" in env_line
