@@ -91,9 +91,14 @@ class _ActionSpace(spaces.Discrete):
     goes through numpy, which cost more than a game step; ``AssertOutOfBoundsWrapper``
     calls it at every step)."""
 
+    def __init__(self, n: int, seed=None, start: int = 0):
+        super().__init__(n, seed=seed, start=start)
+        self._bounds = (int(self.start), int(self.start + self.n))
+
     def contains(self, x) -> bool:
         if type(x) is int:
-            return bool(self.start <= x < self.start + self.n)
+            low, high = self._bounds  # plain ints: numpy's scalars compare slower
+            return low <= x < high
         return super().contains(x)
 
 

@@ -74,51 +74,60 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
 
     def observe(self, agent):
         obs = self.env.observe(agent)
+        self._remember(agent, obs)
+        return obs
+
+    def _remember(self, agent, obs) -> None:
+        """Keep ``obs`` when it is the acting agent's: its mask judges the next step."""
         raw = self._raw_env
         if agent == raw.agent_selection:
             self._prev_obs = obs
             infos = raw.infos
             self._prev_info = infos[agent] if agent in infos else {}
-        return obs
 
     def step(self, action) -> None:
-        raw = self._raw_env
-        current_agent = raw.agent_selection
-        if self._prev_obs is None:
-            self.observe(current_agent)
-        prev = self._prev_obs
-        if isinstance(prev, dict):
-            assert "action_mask" in prev, (
-                f"`action_mask` not found in dictionary observation: {prev}. Action mask must "
-                "either be in `observation['action_mask']` or `info['action_mask']` to use "
-                "TerminateIllegalWrapper."
-            )
-            prev_mask = prev["action_mask"]
-        else:
-            assert self._prev_info is not None
-            assert "action_mask" in self._prev_info, (
-                f"`action_mask` not found in info for non-dictionary observation: "
-                f"{self._prev_info}. Action mask must either be in observation['action_mask'] "
-                "or info['action_mask'] to use TerminateIllegalWrapper."
-            )
-            prev_mask = self._prev_info["action_mask"]
-        self._prev_obs = None
-        self._prev_info = None
-        agent = raw.agent_selection
-        if self._terminated and (raw.terminations[agent] or raw.truncations[agent]):
-            raw._was_dead_step(action)
-        elif not raw.terminations[agent] and not raw.truncations[agent] and not prev_mask[action]:
-            EnvLogger.warn_on_illegal_move()
-            raw._cumulative_rewards[agent] = 0
-            raw.terminations = dict.fromkeys(raw.agents, True)
-            raw.truncations = dict.fromkeys(raw.agents, True)
-            raw.rewards = dict.fromkeys(raw.truncations, 0)
-            raw.rewards[current_agent] = float(self._illegal_value)
-            raw._accumulate_rewards()
-            raw._deads_step_first()
-            self._terminated = True
-        else:
-            self.env.step(action)
+        _terminate_illegal_step(self, self._raw_env, action)
+
+
+def _terminate_illegal_step(wrapper: TerminateIllegalWrapper, raw: AECEnv, action) -> None:
+    """:meth:`TerminateIllegalWrapper.step` (PettingZoo's, the same checks in the same
+    order), a function so that :class:`OrderEnforcingWrapper` can call it directly."""
+    current_agent = raw.agent_selection
+    if wrapper._prev_obs is None:
+        wrapper.observe(current_agent)
+    prev = wrapper._prev_obs
+    if isinstance(prev, dict):
+        assert "action_mask" in prev, (
+            f"`action_mask` not found in dictionary observation: {prev}. Action mask must "
+            "either be in `observation['action_mask']` or `info['action_mask']` to use "
+            "TerminateIllegalWrapper."
+        )
+        prev_mask = prev["action_mask"]
+    else:
+        assert wrapper._prev_info is not None
+        assert "action_mask" in wrapper._prev_info, (
+            f"`action_mask` not found in info for non-dictionary observation: "
+            f"{wrapper._prev_info}. Action mask must either be in observation['action_mask'] "
+            "or info['action_mask'] to use TerminateIllegalWrapper."
+        )
+        prev_mask = wrapper._prev_info["action_mask"]
+    wrapper._prev_obs = None
+    wrapper._prev_info = None
+    agent = raw.agent_selection
+    if wrapper._terminated and (raw.terminations[agent] or raw.truncations[agent]):
+        raw._was_dead_step(action)
+    elif not raw.terminations[agent] and not raw.truncations[agent] and not prev_mask[action]:
+        EnvLogger.warn_on_illegal_move()
+        raw._cumulative_rewards[agent] = 0
+        raw.terminations = dict.fromkeys(raw.agents, True)
+        raw.truncations = dict.fromkeys(raw.agents, True)
+        raw.rewards = dict.fromkeys(raw.truncations, 0)
+        raw.rewards[current_agent] = float(wrapper._illegal_value)
+        raw._accumulate_rewards()
+        raw._deads_step_first()
+        wrapper._terminated = True
+    else:
+        wrapper.env.step(action)
 
 
 @_forward_per_step_attributes
@@ -126,16 +135,31 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's: an action outside the action space fails an assertion."""
 
     def step(self, action) -> None:
-        raw = self._raw_env
-        agent = raw.agent_selection
-        assert (
-            action is None and (raw.terminations[agent] or raw.truncations[agent])
-        ) or raw.action_space(agent).contains(action), "action is not in action space"
+        _assert_in_bounds(self._raw_env, action)
         self.env.step(action)
 
 
+def _assert_in_bounds(raw: AECEnv, action) -> None:
+    """:meth:`AssertOutOfBoundsWrapper.step`'s check (PettingZoo's)."""
+    agent = raw.agent_selection
+    assert (
+        action is None and (raw.terminations[agent] or raw.truncations[agent])
+    ) or raw.action_space(agent).contains(action), "action is not in action space"
+
+
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's: calls before ``reset()`` are errors."""
+    """PettingZoo's: calls before ``reset()`` are errors.
+
+    Around :func:`wrap`'s chain (``AssertOutOfBoundsWrapper(TerminateIllegalWrapper(raw))``,
+    exactly these classes) it makes the inner wrappers' checks itself, in their order, and
+    calls the raw env directly: the same effects without a call through each wrapper."""
+
+    def __init__(self, env):
+        super().__init__(env)
+        inner = env.env if type(env) is AssertOutOfBoundsWrapper else None
+        self._chain = (inner if type(inner) is TerminateIllegalWrapper
+                       and inner.env is inner.unwrapped else None)
+        """The TerminateIllegalWrapper of :func:`wrap`'s chain, else None."""
 
     def step(self, action) -> None:
         if not self._has_reset:
@@ -145,12 +169,26 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
         else:
             self._has_updated = True
-            self.env.step(action)
+            chain = self._chain
+            if chain is None:
+                self.env.step(action)
+            else:
+                raw = self._raw_env
+                _assert_in_bounds(raw, action)
+                _terminate_illegal_step(chain, raw, action)
 
     def observe(self, agent):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return self.env.observe(agent)
+        return self._observe(agent)
+
+    def _observe(self, agent):
+        chain = self._chain
+        if chain is None:
+            return self.env.observe(agent)
+        obs = self._raw_env.observe(agent)
+        chain._remember(agent, obs)
+        return obs
 
     def last(self, observe: bool = True):
         if not self._has_reset:  # as reading agent_selection before reset
@@ -158,7 +196,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         raw = self._raw_env
         agent = raw.agent_selection
         assert agent is not None
-        observation = self.env.observe(agent) if observe else None  # (self.observe checks reset)
+        observation = self._observe(agent) if observe else None
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
                 raw.truncations[agent], raw.infos[agent])
 

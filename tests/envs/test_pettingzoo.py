@@ -213,6 +213,60 @@ def test_wrapped_env_ends_game_against_offender(offender_phase):
     assert not env.agents
 
 
+def _pettingzoo_wrapped(**config):
+    """The raw env inside PettingZoo's own three wrappers, as its classic envs wrap."""
+    from pettingzoo.utils import wrappers
+
+    env = wrappers.TerminateIllegalWrapper(backgammon_v0.raw_env(**config), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+def _trace(env, seed: int, illegal_at: int | None) -> list:
+    """Play a seeded random game (an illegal action at step ``illegal_at``), recording
+    what the AEC loop sees."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    trace, step = [], 0
+    for agent in env.agent_iter(max_iter=2000):
+        obs, reward, term, trunc, info = env.last()
+        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(),
+                      reward, term, trunc, info, dict(env.rewards)))
+        if term or trunc:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            illegal = np.flatnonzero(obs["action_mask"] == 0)
+            pool = illegal if step == illegal_at else legal
+            action = int(pool[rng.integers(len(pool))])
+        env.step(action)
+        step += 1
+    return trace
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("illegal_at", [None, 0, 7])
+@pytest.mark.parametrize("config", [{}, {"cube": True}], ids=["no_cube", "cube"])
+def test_env_wrappers_act_as_pettingzoos(config, illegal_at):
+    """env()'s wrappers (written out, their checks made at once around wrap()'s chain)
+    give the same games, rewards, terminations and infos as PettingZoo's classes."""
+    ours = _trace(backgammon_v0.env(**config), 3, illegal_at)
+    theirs = _trace(_pettingzoo_wrapped(**config), 3, illegal_at)
+    assert ours == theirs
+    assert len(ours) > (10 if illegal_at is None else 2)
+
+
+@pytest.mark.parametrize("factory", [backgammon_v0.env, _pettingzoo_wrapped])
+def test_wrapped_env_rejects_out_of_range_actions_and_calls_before_reset(factory):
+    env = factory()
+    with pytest.raises(AttributeError):
+        env.last()
+    env.reset(seed=0)
+    for bad in (N_ACTIONS, -1, 2.5):
+        with pytest.raises(AssertionError, match="not in action space"):
+            env.step(bad)
+    assert not done(env)  # nothing stepped
+
+
 # ------------------------------------------------------------------ reset options
 @pytest.mark.parametrize("agent", ["player_0", "player_1"])
 @pytest.mark.parametrize(
