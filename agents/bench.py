@@ -10,11 +10,10 @@ whose library is missing is skipped with a note. Ratios are to OpenSpiel when it
 measured, else to the raw env; legal-play calls to gnubg-nn, else to the pure-Python
 generator.
 
-Timing (:mod:`agents.bench_timing`): the rows take turns, ``ROUNDS`` rounds of
-``seconds / ROUNDS`` each, timed by this process's CPU time, not the wall clock (the
-machine may be shared); pgx, which runs JAX's threads, keeps its own wall-clock loop.
-Below the table, issue 10's targets (``TARGETS``), each with its ratio and the lowest and
-highest ratio of one round: ``env()`` and the vector env against OpenSpiel, the numba
+Timing (:mod:`agents.bench_timing`): the rows take turns of about 0.1 s, ``seconds`` each
+in all, timed by this process's CPU time, not the wall clock (the machine may be shared);
+pgx, which runs JAX's threads, keeps its own wall-clock loop. Below the table, issue 10's
+targets (``TARGETS``), each with its ratio and the quartiles of the rounds' ratios: ``env()`` and the vector env against OpenSpiel, the numba
 legal-play kernel against gnubg-nn's move generator (both given their input already
 converted: int8 arrays for the kernel, gnubg's board for gnubg-nn). ``bg-env bench
 --targets`` measures only the rows these need.
@@ -55,11 +54,11 @@ from .bench_timing import (
     GNUBG_ROW,
     KERNEL_ROW,
     OPENSPIEL_ROW,
-    ROUNDS,
     VEC_ROW,
     games_row,
     interleaved,
     print_targets,
+    rounds_for,
     target_ratios,
     timed,
 )
@@ -463,7 +462,7 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
             rows[PGX_ROW] = {"unit": "games", "per_s": pgx_result[0],
                              "steps_per_s": pgx_result[1], "compile_s": pgx_result[2]}
     out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds,
-           "rounds": ROUNDS, "rows": rows, "skipped": skipped, "targets": target_ratios(rows)}
+           "rounds": rounds_for(seconds), "rows": rows, "skipped": skipped, "targets": target_ratios(rows)}
     training = None
     if not targets_only:
         out["variants"] = variant_rows(seconds)

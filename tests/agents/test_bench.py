@@ -14,7 +14,7 @@ def _fake_interleaved(rates=None):
     second in every round."""
     rates = rates or {}
 
-    def fake(rows, seconds, rounds=bench_timing.ROUNDS):
+    def fake(rows, seconds, rounds=5):
         return {name: {"per_s": rates.get(name, 1.0), "steps_per_s": 2.0,
                        "round_per_s": [rates.get(name, 1.0)] * rounds} for name in rows}
     return fake
