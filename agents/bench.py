@@ -21,7 +21,8 @@ converted: int8 arrays for the kernel, gnubg's board for gnubg-nn). ``bg-env ben
 Every self-play row uses the same random agent: a uniform pick among the legal actions
 from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a step of
 these envs, and would mostly measure itself). OpenSpiel's chance nodes are sampled the
-same way. The vector env picks for all its games at once with numpy.
+same way. The vector env picks for all its games at once with numpy (the largest random
+key among the legal actions, float32 keys).
 
 The AEC rows run the loop a PettingZoo user writes: ``obs, reward, terminated, truncated,
 info = env.last()``, a random legal action from ``obs["action_mask"]``, ``env.step``. That
@@ -63,7 +64,7 @@ from .bench_timing import (
     timed,
 )
 
-__all__ = ["run_bench", "variant_rows"]
+__all__ = ["run_bench", "variant_rows", "random_legal"]
 
 PGX_BATCH = 256
 PGX_ROW = f"pgx (JAX, vmap {PGX_BATCH}, CPU)"
@@ -195,6 +196,15 @@ def _openspiel_game():
     return one
 
 
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniform pick among each row's legal actions (``masks``: ``(n, N_ACTIONS)`` bool,
+    each row with a legal action): the largest of random keys, legal ones in [1, 2), the
+    others in [0, 1). float32 keys: the random agent's own cost is not the env's."""
+    keys = rng.random(masks.shape, dtype=np.float32)
+    keys += masks
+    return keys.argmax(axis=1)
+
+
 def _vec_stepper(num_envs: int = 64, kernels: bool = True, **config):
     """A callable stepping the vector env (``make_vec_env``, random opponent, cube off
     unless ``config`` says otherwise; ``kernels=False``: the single envs one after another)
@@ -216,10 +226,7 @@ def _vec_stepper(num_envs: int = 64, kernels: bool = True, **config):
     rng = np.random.default_rng(0)
 
     def one() -> tuple[int, int]:
-        masks = venv.action_masks()
-        keys = rng.random(masks.shape)
-        keys[~masks] = -1.0
-        _, _, dones, _ = venv.step(keys.argmax(axis=1))
+        _, _, dones, _ = venv.step(random_legal(venv.action_masks(), rng))
         return int(dones.sum()), num_envs
 
     return one

@@ -144,3 +144,19 @@ def test_run_bench_targets_missed_are_marked(monkeypatch, capsys):
     lines = capsys.readouterr().out.splitlines()
     env_line = next(line for line in lines if line.startswith("env() random self-play"))
     assert env_line.endswith("MISSED") and "1.20x" in env_line
+
+
+def test_random_legal_picks_only_legal_actions_uniformly():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    masks = np.zeros((3, 156), bool)
+    masks[0, [4, 90, 155]] = True
+    masks[1, 0] = True
+    masks[2, :] = True
+    picks = np.stack([bench.random_legal(masks, rng) for _ in range(3000)])
+    assert masks[np.arange(3), picks].all()
+    assert (picks[:, 1] == 0).all()
+    counts = np.bincount(picks[:, 0], minlength=156)[[4, 90, 155]]
+    assert counts.sum() == 3000 and counts.min() > 850  # about 1000 each
+    assert len(set(picks[:, 2].tolist())) > 140
