@@ -51,8 +51,11 @@ def open_game(s, me, opp, rules, mask, fn, st):
 
 @njit(cache=True)
 def act(s, me, opp, rules, mask, action, fn, st):
-    """:meth:`Game.step` with a legal ``action`` (unchecked: see ``mask``).
-    Returns ``(phase, actor, turns)``."""
+    """:meth:`Game.step` with ``action`` when ``mask`` allows it (``action`` in
+    ``0..N_ACTIONS-1``, unchecked). Returns ``(phase, actor, turns)``, or ``(-1, -1, -1)``
+    and nothing done when ``mask`` does not allow it."""
+    if mask[action] == 0:
+        return -1, -1, -1
     step_row(s, me, opp, rules, mask, action, None, 0, fn, st)
     return s[PHASE], actor(s), s[TURNS]
 
@@ -81,10 +84,11 @@ class EngineGame:
         g = self.games
         self.row = (g.state[0], g.me[0], g.opp[0], g.rules)
         self._rng, self._pointers = None, None
+        self._args = (*self.row, self.mask)  # the kernels' first arguments
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("row", "_rng", "_pointers"):
+        for name in ("row", "_rng", "_pointers", "_args"):
             del state[name]
         return state
 
@@ -102,21 +106,36 @@ class EngineGame:
     def open(self, rng) -> bool:
         """A new game from the opening roll; ``False`` (nothing done) when ``rng`` is not
         a numpy ``Generator``."""
+        return self.open_with(open_game, rng)
+
+    def open_with(self, kernel, rng, *extra) -> bool:
+        """:meth:`open` through ``kernel``, called as ``kernel(*row, mask, fn, st,
+        *extra)``: :func:`open_game` or a kernel that calls it and returns what it returns,
+        then may read the new game (the env encodes an observation into ``extra``)."""
         pointers = self.pointers(rng)
         if pointers is None:
             return False
-        self.phase, self.actor, self.turns = open_game(*self.row, self.mask, *pointers)
+        self.phase, self.actor, self.turns = kernel(*self._args, *pointers, *extra)
         return True
 
     def act(self, action: int, rng) -> bool:
         """Play ``action`` if it is legal (``mask``) and ``rng`` a numpy ``Generator``;
         ``False`` (nothing done) otherwise."""
-        if not (0 <= action < N_ACTIONS and self.mask[action]):
+        return self.act_with(act, action, rng)
+
+    def act_with(self, kernel, action: int, rng, *extra) -> bool:
+        """:meth:`act` through ``kernel``, called as ``kernel(*row, mask, action, fn, st,
+        *extra)``: :func:`act` or a kernel that calls it and returns what it returns, then
+        may read the game (the env encodes an observation into ``extra``)."""
+        if not 0 <= action < N_ACTIONS:
             return False
         pointers = self._pointers if self._rng is rng else self.pointers(rng)
         if pointers is None:
             return False
-        self.phase, self.actor, self.turns = act(*self.row, self.mask, action, *pointers)
+        phase, actor_, turns = kernel(*self._args, action, *pointers, *extra)
+        if phase < 0:  # not in the mask: nothing done
+            return False
+        self.phase, self.actor, self.turns = phase, actor_, turns
         return True
 
     @property

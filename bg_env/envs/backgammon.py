@@ -63,7 +63,14 @@ from ..core.position import Position, render_text
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import context_space, encode_context, standard_view
 from .frame import game_frame
-from .observation import BOARD_SIZE, encode, encode_board, games_kernel, observation_space
+from .observation import (
+    BOARD_SIZE,
+    encode,
+    encode_board,
+    engine_kernels,
+    games_kernel,
+    observation_space,
+)
 from .start import START_OPTIONS, check_options, start_game
 from .wrappers import (  # (the wrappers are also importable from here, as before)
     AssertOutOfBoundsWrapper,
@@ -151,6 +158,10 @@ class raw_env(AECEnv):
             self._engine = EngineGame(rules)
             self._engine_sides = (np.zeros(1, np.int64), np.ones(1, np.int64))
             self._obs_shape, self._obs_dtype = (1,) + obs_space.shape, obs_space.dtype
+            # The observation of the side to act, encoded by the kernel that played the
+            # last decision (engine_kernels): the next last() copies it.
+            self._next_side = np.zeros(1, np.int64)
+            self._next_obs = np.zeros(self._obs_shape, self._obs_dtype)
         self._derive()
         self._fast = False
         self.game = Game(rules)
@@ -163,11 +174,13 @@ class raw_env(AECEnv):
         if self._engine is not None:
             games = self._engine.games
             self._encoder = (games_kernel(self.config.observation), games.state, games.me,
-                             games.opp)
+                             games.opp, self._engine_sides, self._obs_shape, self._obs_dtype)
+            self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        del state["_encoder"]
+        for name in ("_encoder", "_open_kernel", "_act_kernel"):
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -201,15 +214,15 @@ class raw_env(AECEnv):
         if side is None:
             side = self.possible_agents.index(agent)  # ValueError naming the agent
         if self._fast:
-            out = np.empty(self._obs_shape, self._obs_dtype)
-            kernel, state, me, opp = self._encoder
-            kernel(state, me, opp, self._engine_sides[side], out)  # observation.encode_games
             engine = self._engine
-            if engine.phase != P_OVER and engine.actor == side:
-                mask = engine.mask.copy()
-            else:
-                mask = np.zeros(N_ACTIONS, dtype=np.int8)
-            return {"observation": out[0], "action_mask": mask}
+            if engine.actor == side:  # encoded when the last decision was played
+                return {"observation": self._next_obs[0].copy(),
+                        "action_mask": engine.mask.copy() if engine.phase != P_OVER
+                        else np.zeros(N_ACTIONS, dtype=np.int8)}
+            kernel, state, me, opp, sides, shape, dtype = self._encoder
+            out = np.empty(shape, dtype)
+            kernel(state, me, opp, sides[side], out)  # observation.encode_games
+            return {"observation": out[0], "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
         g = self.game
         # Fresh arrays at every call (encoding is one kernel call: cheaper than caching
         # and copying).
@@ -254,7 +267,8 @@ class raw_env(AECEnv):
                 self.action_spaces[agent].seed(seed + i)
         self.agents = self.possible_agents[:]
         if not options:
-            if self._engine is not None and self._engine.open(rng):
+            if self._engine is not None and self._engine.open_with(
+                    self._open_kernel, rng, self._next_side, self._next_obs):
                 self._fast = True
                 self._reset_bookkeeping(self._engine.actor)
                 self._sync()
@@ -283,7 +297,8 @@ class raw_env(AECEnv):
         if type(action) is not int:
             action = action_index(action)  # numpy integers pass; 3.7 raises
         engine = self._engine
-        if self._fast and engine.act(action, self.np_random):
+        if self._fast and engine.act_with(self._act_kernel, action, self.np_random,
+                                          self._next_side, self._next_obs):
             self._cumulative_rewards[agent] = 0
             self.rewards = dict.fromkeys(self.agents, 0)
             if engine.phase != P_OVER and self.config.max_turns is None:

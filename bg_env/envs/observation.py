@@ -44,6 +44,7 @@ __all__ = [
     "BOARD_SIZE",
     "encode",
     "games_kernel",
+    "engine_kernels",
     "observation_space",
     "encode_board",
     "encode_boards",
@@ -226,6 +227,72 @@ else:
             acting = phase != _batch.P_OVER and _batch.actor(s) == side
             o[58] = phase if acting else -1
             o[59] = s[_batch.MOVES_LEFT] if acting and phase == _batch.P_MOVE else 0
+
+
+    from ..core import engine as _engine
+
+    @njit(cache=True)
+    def _rows(s, me, opp):
+        """One game's rows as the ``(1, ...)`` arrays the games kernels take."""
+        return s.reshape((1, s.size)), me.reshape((1, me.size)), opp.reshape((1, opp.size))
+
+    @njit(cache=True)
+    def _act_tesauro(s, me, opp, rules, mask, action, fn, st, sides, out):
+        """:func:`bg_env.core.engine.act`, then ``"tesauro"`` of the side to act into
+        ``out`` (``sides[0]`` set to it) when the action was played."""
+        phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
+        if phase >= 0:
+            sides[0] = actor
+            state2, me2, opp2 = _rows(s, me, opp)
+            _games_tesauro(state2, me2, opp2, sides, out)
+        return phase, actor, turns
+
+    @njit(cache=True)
+    def _act_compact(s, me, opp, rules, mask, action, fn, st, sides, out):
+        """:func:`_act_tesauro` for ``"compact"``."""
+        phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
+        if phase >= 0:
+            sides[0] = actor
+            state2, me2, opp2 = _rows(s, me, opp)
+            _games_compact(state2, me2, opp2, sides, out)
+        return phase, actor, turns
+
+    @njit(cache=True)
+    def _open_tesauro(s, me, opp, rules, mask, fn, st, sides, out):
+        """:func:`bg_env.core.engine.open_game`, then ``"tesauro"`` of the side to act."""
+        phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
+        sides[0] = actor
+        state2, me2, opp2 = _rows(s, me, opp)
+        _games_tesauro(state2, me2, opp2, sides, out)
+        return phase, actor, turns
+
+    @njit(cache=True)
+    def _open_compact(s, me, opp, rules, mask, fn, st, sides, out):
+        """:func:`_open_tesauro` for ``"compact"``."""
+        phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
+        sides[0] = actor
+        state2, me2, opp2 = _rows(s, me, opp)
+        _games_compact(state2, me2, opp2, sides, out)
+        return phase, actor, turns
+
+
+def engine_kernels(encoder: str):
+    """``(open_kernel, act_kernel)`` for :meth:`EngineGame.open_with
+    <bg_env.core.engine.EngineGame.open_with>` and :meth:`~bg_env.core.engine.EngineGame.
+    act_with`: each plays on the engine as :func:`~bg_env.core.engine.open_game` and
+    :func:`~bg_env.core.engine.act` do, then encodes the observation of the side to act
+    into ``extra = (sides, out)`` (``int64[1]``, ``(1, size)``), ``sides[0]`` set to that
+    side. The AEC env's next ``observe`` of that side is then a copy.
+
+    Raises:
+        ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
+    """
+    if PURE_PYTHON:
+        raise RuntimeError("the engine kernels need numba (BG_ENV_PURE_PYTHON is set)")
+    kernels = {"tesauro": (_open_tesauro, _act_tesauro), "compact": (_open_compact, _act_compact)}
+    if encoder not in kernels:
+        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
+    return kernels[encoder]
 
 
 def games_kernel(encoder: str):
