@@ -160,7 +160,6 @@ class raw_env(AECEnv):
             self._obs_shape, self._obs_dtype = (1,) + obs_space.shape, obs_space.dtype
             # The observation of the side to act, encoded by the kernel that played the
             # last decision (engine_kernels): the next last() copies it.
-            self._next_side = np.zeros(1, np.int64)
             self._next_obs = np.zeros(self._obs_shape, self._obs_dtype)
         self._derive()
         self._fast = False
@@ -268,7 +267,7 @@ class raw_env(AECEnv):
         self.agents = self.possible_agents[:]
         if not options:
             if self._engine is not None and self._engine.open_with(
-                    self._open_kernel, rng, self._next_side, self._next_obs):
+                    self._open_kernel, rng, self._next_obs):
                 self._fast = True
                 self._reset_bookkeeping(self._engine.actor)
                 self._sync()
@@ -298,7 +297,7 @@ class raw_env(AECEnv):
             action = action_index(action)  # numpy integers pass; 3.7 raises
         engine = self._engine
         if self._fast and engine.act_with(self._act_kernel, action, self.np_random,
-                                          self._next_side, self._next_obs):
+                                          self._next_obs):
             self._cumulative_rewards[agent] = 0
             self.rewards = dict.fromkeys(self.agents, 0)
             if engine.phase != P_OVER and self.config.max_turns is None:

@@ -232,46 +232,46 @@ else:
     from ..core import engine as _engine
 
     @njit(cache=True)
-    def _rows(s, me, opp):
-        """One game's rows as the ``(1, ...)`` arrays the games kernels take."""
-        return s.reshape((1, s.size)), me.reshape((1, me.size)), opp.reshape((1, opp.size))
+    def _rows(s, me, opp, side):
+        """One game's rows as the ``(1, ...)`` arrays the games kernels take, and ``side``
+        as their ``sides``."""
+        sides = np.empty(1, np.int64)
+        sides[0] = side
+        return (s.reshape((1, s.size)), me.reshape((1, me.size)), opp.reshape((1, opp.size)),
+                sides)
 
     @njit(cache=True)
-    def _act_tesauro(s, me, opp, rules, mask, action, fn, st, sides, out):
+    def _act_tesauro(s, me, opp, rules, mask, action, fn, st, out):
         """:func:`bg_env.core.engine.act`, then ``"tesauro"`` of the side to act into
-        ``out`` (``sides[0]`` set to it) when the action was played."""
+        ``out`` when the action was played."""
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
         if phase >= 0:
-            sides[0] = actor
-            state2, me2, opp2 = _rows(s, me, opp)
+            state2, me2, opp2, sides = _rows(s, me, opp, actor)
             _games_tesauro(state2, me2, opp2, sides, out)
         return phase, actor, turns
 
     @njit(cache=True)
-    def _act_compact(s, me, opp, rules, mask, action, fn, st, sides, out):
+    def _act_compact(s, me, opp, rules, mask, action, fn, st, out):
         """:func:`_act_tesauro` for ``"compact"``."""
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
         if phase >= 0:
-            sides[0] = actor
-            state2, me2, opp2 = _rows(s, me, opp)
+            state2, me2, opp2, sides = _rows(s, me, opp, actor)
             _games_compact(state2, me2, opp2, sides, out)
         return phase, actor, turns
 
     @njit(cache=True)
-    def _open_tesauro(s, me, opp, rules, mask, fn, st, sides, out):
+    def _open_tesauro(s, me, opp, rules, mask, fn, st, out):
         """:func:`bg_env.core.engine.open_game`, then ``"tesauro"`` of the side to act."""
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
-        sides[0] = actor
-        state2, me2, opp2 = _rows(s, me, opp)
+        state2, me2, opp2, sides = _rows(s, me, opp, actor)
         _games_tesauro(state2, me2, opp2, sides, out)
         return phase, actor, turns
 
     @njit(cache=True)
-    def _open_compact(s, me, opp, rules, mask, fn, st, sides, out):
+    def _open_compact(s, me, opp, rules, mask, fn, st, out):
         """:func:`_open_tesauro` for ``"compact"``."""
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
-        sides[0] = actor
-        state2, me2, opp2 = _rows(s, me, opp)
+        state2, me2, opp2, sides = _rows(s, me, opp, actor)
         _games_compact(state2, me2, opp2, sides, out)
         return phase, actor, turns
 
@@ -281,8 +281,8 @@ def engine_kernels(encoder: str):
     <bg_env.core.engine.EngineGame.open_with>` and :meth:`~bg_env.core.engine.EngineGame.
     act_with`: each plays on the engine as :func:`~bg_env.core.engine.open_game` and
     :func:`~bg_env.core.engine.act` do, then encodes the observation of the side to act
-    into ``extra = (sides, out)`` (``int64[1]``, ``(1, size)``), ``sides[0]`` set to that
-    side. The AEC env's next ``observe`` of that side is then a copy.
+    into ``extra = (out,)`` (``(1, size)``). The AEC env's next ``observe`` of that side
+    is then a copy.
 
     Raises:
         ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
