@@ -175,10 +175,11 @@ class raw_env(AECEnv):
             self._encoder = (games_kernel(self.config.observation), games.state, games.me,
                              games.opp, self._engine_sides, self._obs_shape, self._obs_dtype)
             self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
+            self._next_obs_row = self._next_obs[0]
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("_encoder", "_open_kernel", "_act_kernel"):
+        for name in ("_encoder", "_open_kernel", "_act_kernel", "_next_obs_row"):
             state.pop(name, None)
         return state
 
@@ -215,7 +216,7 @@ class raw_env(AECEnv):
         if self._fast:
             engine = self._engine
             if engine.actor == side:  # encoded when the last decision was played
-                return {"observation": self._next_obs[0].copy(),
+                return {"observation": self._next_obs_row.copy(),
                         "action_mask": engine.mask.copy() if engine.phase != P_OVER
                         else np.zeros(N_ACTIONS, dtype=np.int8)}
             kernel, state, me, opp, sides, shape, dtype = self._encoder

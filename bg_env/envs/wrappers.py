@@ -196,7 +196,14 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         raw = self._raw_env
         agent = raw.agent_selection
         assert agent is not None
-        observation = self._observe(agent) if observe else None
+        chain = self._chain
+        if not observe:
+            observation = None
+        elif chain is None:
+            observation = self.env.observe(agent)
+        else:  # (self._observe, written out)
+            observation = raw.observe(agent)
+            chain._remember(agent, observation)
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
                 raw.truncations[agent], raw.infos[agent])
 
