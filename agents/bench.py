@@ -13,10 +13,11 @@ generator.
 Timing (:mod:`agents.bench_timing`): the rows take turns of about 0.1 s, ``seconds`` each
 in all, timed by this process's CPU time, not the wall clock (the machine may be shared);
 pgx, which runs JAX's threads, keeps its own wall-clock loop. Below the table, issue 10's
-targets (``TARGETS``), each with its ratio and the quartiles of the rounds' ratios: ``env()`` and the vector env against OpenSpiel, the numba
-legal-play kernel against gnubg-nn's move generator (both given their input already
-converted: int8 arrays for the kernel, gnubg's board for gnubg-nn). ``bg-env bench
---targets`` measures only the rows these need.
+targets (``TARGETS``), each with its ratio and the quartiles of the rounds' ratios:
+``env()`` and the vector env against OpenSpiel, the numba legal-play kernel against
+gnubg-nn's move generator (both given their input already converted: int8 arrays for the
+kernel, gnubg's board for gnubg-nn). ``bg-env bench --targets`` measures only the rows
+these need.
 
 Every self-play row uses the same random agent: a uniform pick among the legal actions
 from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a step of
@@ -469,7 +470,8 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
             rows[PGX_ROW] = {"unit": "games", "per_s": pgx_result[0],
                              "steps_per_s": pgx_result[1], "compile_s": pgx_result[2]}
     out = {"cpu": _cpu(), "python": platform.python_version(), "seconds_each": seconds,
-           "rounds": rounds_for(seconds), "rows": rows, "skipped": skipped, "targets": target_ratios(rows)}
+           "rounds": rounds_for(seconds), "rows": rows, "skipped": skipped,
+           "targets": target_ratios(rows)}
     training = None
     if not targets_only:
         out["variants"] = variant_rows(seconds)

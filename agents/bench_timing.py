@@ -13,8 +13,9 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-__all__ = ["TARGETS", "TURN_SECONDS", "rounds_for", "timed", "interleaved", "games_row", "target_ratios",
-           "print_targets", "OPENSPIEL_ROW", "ENV_ROW", "VEC_ROW", "KERNEL_ROW", "GNUBG_ROW"]
+__all__ = ["TARGETS", "TURN_SECONDS", "rounds_for", "timed", "interleaved", "games_row",
+           "target_ratios", "print_targets", "OPENSPIEL_ROW", "ENV_ROW", "VEC_ROW", "KERNEL_ROW",
+           "GNUBG_ROW"]
 
 OPENSPIEL_ROW = "OpenSpiel pyspiel"
 ENV_ROW = "env() with wrappers"
