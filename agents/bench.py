@@ -328,14 +328,18 @@ def _movegen_rows(targets_only: bool) -> dict[str, tuple[str, Callable]]:
     if not targets_only:
         rows["legal plays: pure Python"] = ("calls", each(legal_plays, cases))
     try:
-        from bg_env.core.fast import fast_legal_plays, legal_plays_fast
+        from bg_env.core.fast import fast_legal_plays, fast_legal_plays_into, legal_plays_fast
     except ImportError:
         fast_legal_plays = None
     if fast_legal_plays is not None:
         arrays = [(np.array(p.me, np.int8), np.array(p.opp, np.int8), d[0], d[1])
                   for p, d in cases]
         rows[KERNEL_ROW] = ("calls", each(fast_legal_plays, arrays))
-        if not targets_only:
+        if not targets_only:  # the same kernel writing into the caller's buffers
+            buffers = (np.empty((4096, 26), np.int8), np.empty((4096, 26), np.int8),
+                       np.empty((4096, 4), np.int16))
+            rows["legal plays: numba kernel (buffers)"] = (
+                "calls", each(fast_legal_plays_into, [a + buffers for a in arrays]))
             rows["legal plays: fast path (Play objects)"] = ("calls",
                                                              each(legal_plays_fast, cases))
     try:
