@@ -22,7 +22,8 @@ CORE = {
             "match_id", "cube", "variants"],
     KERNELS: ["move_kernels", "kernel_io", "dice_kernels", "mask_kernels", "fast",
               "pubeval_kernels", "batch",
-              "batch_opponents", "batch_match", "game_kernels", "engine"],
+              "batch_opponents", "batch_match", "game_kernels", "engine",
+              "variant_kernels", "variant_search", "variant_turn"],
     GAME: ["start", "game", "match", "__init__"],
 }
 

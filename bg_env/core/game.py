@@ -25,7 +25,8 @@ A game starts with :meth:`Game.opening`, or anywhere through the public construc
 :meth:`Game.from_position`, ``from_match_state``, ``from_match_id`` and ``from_xgid``
 (:mod:`bg_env.core.start`). The rule options, results and cube rules live in
 :mod:`bg_env.core.cube`; the checker play on the numba kernels in
-:mod:`bg_env.core.game_kernels`. A Game copies and pickles (the kernels' buffers are made
+:mod:`bg_env.core.game_kernels` (standard moves) and
+:mod:`bg_env.core.variant_turn` (the other variants). A Game copies and pickles (the kernels' buffers are made
 again in the copy).
 """
 
@@ -57,6 +58,7 @@ from .variants import VariantTurn, explode, get_variant, variant_outcome
 if not PURE_PYTHON:
     from .fast import legal_plays_fast
     from .mask_kernels import plan_turn
+    from .variant_turn import KernelVariantTurn
 
 __all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value",
            "check_dice", "action_index"]
@@ -103,7 +105,7 @@ class Game(StartAnywhere, KernelMoves):
     _mask_actions: list | None = field(default=None, compare=False, repr=False)
     _mask_count: int = field(default=-1, compare=False, repr=False)
     """How many actions ``_move_mask`` allows."""
-    _vturn: VariantTurn | None = field(default=None, compare=False, repr=False)
+    _vturn: "VariantTurn | KernelVariantTurn | None" = field(default=None, compare=False, repr=False)
     """The current roll's legal sequences, for variants whose moves are not standard."""
     _board_of: Position | None = field(default=None, compare=False, repr=False)
     _board: np.ndarray | None = field(default=None, compare=False, repr=False)
@@ -232,7 +234,9 @@ class Game(StartAnywhere, KernelMoves):
     def legal_mask_int8(self) -> np.ndarray:
         """:meth:`legal_actions` as a fresh ``int8[N_ACTIONS]`` array (the environments'
         ``action_mask``)."""
-        if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
+        if self.phase == Phase.MOVE and not PURE_PYTHON:
+            if self._vturn is not None:
+                return self._vturn.mask.copy()
             return self._current_move_mask().copy()
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         mask[self.legal_actions()] = 1
@@ -316,7 +320,11 @@ class Game(StartAnywhere, KernelMoves):
         action = action_index(action)
         if not self._settled:  # (settle() does nothing else)
             self.settle(rng)
-        if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is None:
+        if self.phase == Phase.MOVE and not PURE_PYTHON and self._vturn is not None:
+            if 0 <= action < N_CHECKER_ACTIONS and self._vturn.mask[action]:
+                self._move(action, rng)  # the variants' fast path
+                return
+        elif self.phase == Phase.MOVE and not PURE_PYTHON:
             if 0 <= action < N_CHECKER_ACTIONS and self._current_move_mask()[action]:
                 self._advance(action)  # the fast path: one kernel call
                 if not self._settled:
@@ -394,7 +402,8 @@ class Game(StartAnywhere, KernelMoves):
         a, b = self.dice
         self._vturn = None
         if not self.variant.standard_moves:
-            self._vturn = VariantTurn(self.variant, self.position, self.dice)
+            make = VariantTurn if PURE_PYTHON else KernelVariantTurn
+            self._vturn = make(self.variant, self.position, self.dice)
             self._turn_plays = None
             self.moves_left, self.larger_only = self._vturn.moves_to_play, 0
         elif PURE_PYTHON:
@@ -424,7 +433,13 @@ class Game(StartAnywhere, KernelMoves):
             if self.moves_left == 0:
                 self._end_turn(rng)
                 continue
-            if not PURE_PYTHON and self._vturn is None:
+            if not PURE_PYTHON and self._vturn is not None:
+                if self._vturn.count != 1:
+                    self._settled = True
+                    return
+                self._apply_move(self._vturn.next_actions()[0])
+                continue
+            if not PURE_PYTHON:
                 self._current_move_mask()  # (made with the plan at the start of the turn)
                 if self._mask_count != 1:
                     self._settled = True

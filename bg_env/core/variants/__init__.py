@@ -8,11 +8,13 @@ the Plakoto mother). ``VARIANTS`` holds them by name.
 
 Variants whose checkers move by the standard rules (``standard``, ``nackgammon``,
 ``hypergammon1..3``, ``longgammon``, ``nuclear``) use the library's fast generators
-(:func:`bg_env.core.moves.legal_plays`, the numba kernels); the others are played by
-:func:`play_tree` (``tree``): the moves of a roll as a graph of boards, searched once per
-board however reached and only as far as asked. :func:`variant_sequences`, a plain
-brute-force search over every order of the dice, applies the same rules (``steps``) and
-is the reference the tree is tested against; the game does not use it.
+(:func:`bg_env.core.moves.legal_plays`, the numba kernels); the game plays the others on
+the variant kernels (:mod:`bg_env.core.variant_kernels`, the rules below compiled, and
+:mod:`bg_env.core.variant_search`). Here, in pure Python: :func:`play_tree` (``tree``),
+the moves of a roll as a graph of boards, searched once per board however reached and
+only as far as asked (the ``BG_ENV_PURE_PYTHON`` mode plays by it), and
+:func:`variant_sequences`, a plain brute-force search over every order of the dice with
+the same rules (``steps``): the reference the tree and the kernels are tested against.
 
 The package, one module per concern, lowest first:
 

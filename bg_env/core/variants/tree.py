@@ -1,6 +1,9 @@
 """Every legal play of a roll under a variant, fast: the moves of the roll as a graph of
-positions (``docs/RULES.md`` §2 and §7). What the game uses; :mod:`.sequences` (every
-order of the dice, by brute force) stays as the reference it is tested against.
+positions (``docs/RULES.md`` §2 and §7), in pure Python. The game plays the variants on
+the numba kernels of :mod:`bg_env.core.variant_search` (the same search over the rules
+compiled); this tree serves the ``BG_ENV_PURE_PYTHON`` mode and the pure-Python API
+(:func:`legal_plays_tree`). :mod:`.sequences` (every order of the dice, by brute force)
+stays as the reference both are tested against.
 
 The rules are the same functions: one checker move is :func:`~.steps.step`. Only the
 search differs. A node is a board in the middle of the turn with what the turn remembers

@@ -12,8 +12,10 @@ __all__ = ["VariantTurn"]
 
 
 class VariantTurn:
-    """One roll of a variant played one checker move at a time (what :class:`Game` uses
-    for the variants whose moves are not standard).
+    """One roll of a variant played one checker move at a time on the pure-Python tree
+    (what :class:`Game` uses for the variants whose moves are not standard in the
+    ``BG_ENV_PURE_PYTHON`` mode; otherwise it plays them on the kernels,
+    :class:`bg_env.core.variant_turn.KernelVariantTurn`).
 
     Walks the roll's :class:`~bg_env.core.variants.tree.PlayTree` as moves are made, so
     the legal next moves are exactly the next moves of some complete legal play
