@@ -14,7 +14,8 @@ larger may be played if it can.
 Kernels: :func:`most_dice`, :func:`mask_into` (the legal next moves as a mask and their
 hit flags), :func:`advance` (a move made: the next frontier), :func:`longest` (how many
 moves the longest legal play still has) and :func:`plays_into` (every distinct way to
-finish, one per resulting board). Work arrays come from the caller (:func:`work_arrays`).
+finish, one per resulting board). Work arrays come from the caller (:func:`work_arrays`,
+one ``int64`` array cut by :func:`work_views`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from numba import njit
 from .variant_kernels import BOARD, OVER, ROW, V_FIRST_HIT_WINS, V_MOTHER, V_NO_HIDE, ME, step
 
 __all__ = ["most_dice", "mask_into", "advance", "longest", "plays_into", "work_arrays",
-           "MAX_FRONTIER", "HIT_CODE"]
+           "work_views", "MAX_FRONTIER", "HIT_CODE"]
 
 MAX_FRONTIER = 32
 """The most rows a frontier holds."""
@@ -35,12 +36,18 @@ _LEVELS = 6
 """Rows of the search stack: the start and one per die (at most 4), plus one spare."""
 
 
-def work_arrays() -> tuple[np.ndarray, ...]:
-    """The search's work arrays: a stack of rows, the dice left at each level, a scratch
-    row and the move iterator of each level (shared by every call in a thread: the
-    kernels are not re-entrant)."""
-    return (np.zeros((_LEVELS, ROW), np.int64), np.zeros((_LEVELS, 4), np.int64),
-            np.zeros(ROW, np.int64), np.zeros(_LEVELS, np.int64))
+def work_arrays() -> np.ndarray:
+    """The search's work arrays as one ``int64`` array (:func:`work_views` cuts it): a
+    stack of rows, the dice left at each level, a scratch row and the move iterator of
+    each level (shared by every call in a thread: the kernels are not re-entrant)."""
+    return np.zeros((2 * _LEVELS + 2, ROW), np.int64)
+
+
+@njit(cache=True)
+def work_views(work):
+    """``(stack, dice, scratch, it)`` of :func:`work_arrays`' array."""
+    return (work[:_LEVELS], work[_LEVELS:2 * _LEVELS, :4], work[2 * _LEVELS],
+            work[2 * _LEVELS + 1, :_LEVELS])
 
 
 @njit(cache=True)
@@ -365,40 +372,3 @@ def plays_into(vr, frontier, n_rows, dice_left, nd, need, mask, out_rows, out_mo
                         out_len, found, table)
     return found
 
-
-@njit(cache=True)
-def start_turn(vr, frontier, dice_left, nd, mask, hits, stack, dice, scratch, it):
-    """A turn begins from ``frontier[0]`` (:func:`~.variant_kernels.start_row`) with the
-    ``nd`` dice ``dice_left``: returns ``(need, larger, count, to_play)``: the dice the
-    play must use, the larger-die rule's die (or 0), how many next moves are legal (in
-    ``mask``, ``hits``) and how many moves the longest legal play has."""
-    stack[0] = frontier[0]
-    dice[0, :nd] = dice_left[:nd]
-    need = most_dice(vr, stack, dice, scratch, it, 0, nd)
-    larger = 0
-    if nd == 2 and dice_left[0] != dice_left[1] and need == 1:
-        larger = max(dice_left[0], dice_left[1])
-    count = mask_into(vr, frontier, 1, dice_left, nd, need, larger, mask, hits, stack, dice,
-                      scratch, it)
-    return need, larger, count, longest(vr, frontier, 1, dice_left, nd, need, count, stack,
-                                        dice, scratch, it)
-
-
-@njit(cache=True)
-def play_move(vr, frontier, n_rows, dice_left, nd, need, action, out, mask, hits, stack, dice,
-              scratch, it):
-    """The legal move ``action`` made (:func:`advance`, into ``out``), the die taken out of
-    ``dice_left`` and the next legal moves written (``mask``, ``hits``): returns
-    ``(n_rows, count, to_play)`` after it."""
-    n_out = advance(vr, frontier, n_rows, dice_left, nd, need, action, out, stack, dice,
-                    scratch, it)
-    die = action % 6 + 1
-    for k in range(nd):
-        if dice_left[k] == die:
-            dice_left[k] = dice_left[nd - 1]
-            dice_left[nd - 1] = 0
-            break
-    count = mask_into(vr, out, n_out, dice_left, nd - 1, need - 1, 0, mask, hits, stack, dice,
-                      scratch, it)
-    return n_out, count, longest(vr, out, n_out, dice_left, nd - 1, need - 1, count, stack,
-                                 dice, scratch, it)

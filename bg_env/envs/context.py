@@ -28,6 +28,8 @@ drawn (and encoded) on the actor's points through :func:`standard_view`.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 from gymnasium import spaces
 
@@ -44,6 +46,8 @@ VARIANT_ORDER = (
     "sudden_death", "nuclear", "plakoto", "caucasian", "long_nardy",
 )
 CONTEXT_SIZE = 68
+_POINTS = np.arange(1, 25, dtype=np.int64)
+_FACING = 25 - _POINTS
 
 
 def standard_view(pos: Position, variant: "Variant | str") -> Position:
@@ -53,10 +57,22 @@ def standard_view(pos: Position, variant: "Variant | str") -> Position:
     variant = get_variant(variant)
     if variant.geometry == "opposite":
         return pos
-    opp = list(pos.opp)
-    for p in range(1, 25):
-        opp[25 - p] = pos.opp[opp_index(variant, p)]
-    return new_position(pos.me, tuple(opp))
+    return new_position(pos.me, _renumbering(variant)(pos.opp))
+
+
+_RENUMBER: dict = {}
+
+
+def _renumbering(variant: Variant) -> itemgetter:
+    """The opponent's 26 counts renumbered as :func:`standard_view` says (made once per
+    variant)."""
+    got = _RENUMBER.get(variant.name)
+    if got is None or got[0] is not variant:
+        index = list(range(26))
+        for p in range(1, 25):
+            index[25 - p] = opp_index(variant, p)
+        got = _RENUMBER[variant.name] = (variant, itemgetter(*index))
+    return got[1]
 
 
 def encode_context(game: Game, actor: int, match=None, integer: bool = False) -> np.ndarray:
@@ -74,9 +90,9 @@ def encode_context(game: Game, actor: int, match=None, integer: bool = False) ->
     pos = game.position
     if isinstance(pos, PinnedPosition):
         mine, theirs = pos.pinned if actor == game.turn else pos.pinned[::-1]
-        for p in range(1, 25):
-            out[13 + p] = mine >> p & 1
-            out[37 + p] = theirs >> (25 - p) & 1
+        if mine or theirs:
+            out[14:38] = (mine >> _POINTS) & 1  # the actor's point p at 13 + p
+            out[38:62] = (theirs >> _FACING) & 1  # the opponent's 25 - p at 37 + p
     if match is not None:
         out[62] = 1
         out[63] = match.away(actor) / 25

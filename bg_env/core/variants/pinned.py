@@ -22,7 +22,13 @@ class PinnedPosition(Position):
     pinned: tuple[int, int] = (0, 0)
 
     def swap(self) -> "PinnedPosition":
-        return PinnedPosition(self.opp, self.me, (self.pinned[1], self.pinned[0]))
+        """The same board seen from the opponent's side (unchecked: the swap of a valid
+        board is valid)."""
+        out = object.__new__(PinnedPosition)
+        object.__setattr__(out, "me", self.opp)
+        object.__setattr__(out, "opp", self.me)
+        object.__setattr__(out, "pinned", (self.pinned[1], self.pinned[0]))
+        return out
 
     def validate(self, allow_shared_points: bool = False) -> None:
         """Raise :class:`InvalidPositionError` if the board cannot occur in Plakoto: a
