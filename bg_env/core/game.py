@@ -25,9 +25,9 @@ A game starts with :meth:`Game.opening`, or anywhere through the public construc
 :meth:`Game.from_position`, ``from_match_state``, ``from_match_id`` and ``from_xgid``
 (:mod:`bg_env.core.start`). The rule options, results and cube rules live in
 :mod:`bg_env.core.cube`; the checker play on the numba kernels in
-:mod:`bg_env.core.game_kernels` (standard moves) and
-:mod:`bg_env.core.variant_turn` (the other variants). A Game copies and pickles (the kernels' buffers are made
-again in the copy).
+:mod:`bg_env.core.game_kernels` (standard moves) and :mod:`bg_env.core.variant_turn` (the
+other variants). A Game copies and pickles (the kernels' buffers are made again in the
+copy).
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ class Game(StartAnywhere, KernelMoves):
     _mask_actions: list | None = field(default=None, compare=False, repr=False)
     _mask_count: int = field(default=-1, compare=False, repr=False)
     """How many actions ``_move_mask`` allows."""
-    _vturn: "VariantTurn | KernelVariantTurn | None" = field(default=None, compare=False, repr=False)
+    _vturn: "VariantTurn | KernelVariantTurn | None" = field(
+        default=None, compare=False, repr=False)
     """The current roll's legal sequences, for variants whose moves are not standard."""
     _board_of: Position | None = field(default=None, compare=False, repr=False)
     _board: np.ndarray | None = field(default=None, compare=False, repr=False)

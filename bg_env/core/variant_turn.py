@@ -116,7 +116,8 @@ def _play(vr, info, rows, flags, work, action):
     need -= 1
     count = mask_into(vr, out, n_out, dice_left, nd, need, 0, flags[0], flags[1], stack, dice,
                       scratch, it)
-    info[I_ND], info[I_NEED], info[I_ROWS], info[I_CUR], info[I_COUNT] = nd, need, n_out, 1 - cur, count
+    info[I_ND], info[I_NEED], info[I_ROWS], info[I_CUR] = nd, need, n_out, 1 - cur
+    info[I_COUNT] = count
     info[I_TO_PLAY] = longest(vr, out, n_out, dice_left, nd, need, count, stack, dice, scratch, it)
     for c in range(52):
         flags[2, c] = out[0, c]
@@ -189,7 +190,8 @@ class KernelVariantTurn:
             ValueError: ``action`` is not a legal next move.
         """
         if not (0 <= action < 150 and self._flags[0, action]):
-            raise ValueError(f"action {action} is not a legal next move (legal: {self.next_actions()})")
+            raise ValueError(
+                f"action {action} is not a legal next move (legal: {self.next_actions()})")
         hit = _play(self._vr, self._info, self._rows, self._flags, _WORK, action)
         _, _, _, _, _, count, to_play, pin_me, pin_opp = self._info[:I_DICE].tolist()
         self.count, self._to_play = count, to_play
