@@ -159,14 +159,17 @@ def test_context_block_shows_who_owns_the_bomb():
     assert ctx[11:13].tolist() == [0, 1]  # now the opponent's
 
 
-def test_vector_env_with_match_play_or_context_takes_the_general_path():
+def test_vector_env_plays_match_play_and_context_on_the_kernels_and_variants_on_single_envs():
     from bg_env.envs.context import CONTEXT_SIZE
     from bg_env.envs.observation import TESAURO_SIZE
 
     for config in (dict(match_length=3), dict(context=True)):
         venv = make_vec_env(2, seed=1, **config)
-        assert not isinstance(venv, BackgammonVecEnv)
+        assert isinstance(venv, BackgammonVecEnv)
         assert venv.reset().shape == (2, TESAURO_SIZE + CONTEXT_SIZE)
+    venv = make_vec_env(2, seed=1, variant="plakoto")
+    assert not isinstance(venv, BackgammonVecEnv)
+    assert venv.reset().shape[0] == 2
 
 
 def test_every_env_reads_a_position_id_with_the_variant_checker_count():
@@ -188,6 +191,6 @@ def test_every_env_reads_a_position_id_with_the_variant_checker_count():
 
 
 def test_batch_vec_env_refuses_what_its_kernels_cannot_play():
-    for config in (dict(variant="hypergammon1"), dict(match_length=3), dict(context=True)):
-        with pytest.raises(ValueError, match="standard money games"):
-            BackgammonVecEnv(2, **config)
+    for variant in ("hypergammon1", "plakoto", "long_nardy"):
+        with pytest.raises(ValueError, match=f"variant='{variant}'.*standard game"):
+            BackgammonVecEnv(2, variant=variant)
