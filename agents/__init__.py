@@ -37,8 +37,9 @@ def load_agent(spec):
     already has ``act``.
 
     ``td:PATH`` files are read without running code inside them (``weights_only``);
-    ``ppo:PATH`` files are SB3 zips, which unpickle code: load them only from sources you
-    trust.
+    ``ppo:PATH`` files are SB3 zips: playing one reads only the archive's JSON settings and
+    its weights (``weights_only``); resuming training from one (SB3's ``MaskablePPO.load``)
+    unpickles code, so resume only from sources you trust.
 
     Raises:
         ValueError: unknown spec, naming the known ones; a model file that cannot be read
