@@ -326,7 +326,7 @@ def check_long_nardy(position: Position, dice) -> int:
 
 def caucasian_hides(position: Position, play) -> tuple[str | None, int]:
     """A move in ``play`` by a checker that hit in the home board this turn onto a point
-    holding its own checkers, or off the board (``None`` if none), and how many moves of
+    holding its own checkers (``None`` if none; its bearing off is not judged), and how many moves of
     home hitters were judged. Judged only while the hitter is the only checker on its
     point (then it is surely the one that moves)."""
     lone_hitters: set[int] = set()  # points where a home hitter stands alone
@@ -335,9 +335,14 @@ def caucasian_hides(position: Position, play) -> tuple[str | None, int]:
         src, dest = move.source, move.dest
         hitter = src in lone_hitters
         lone_hitters.discard(src)
+        if hitter and dest == OFF:
+            # bearing off is allowed when it is the only way to play the die (docs/RULES.md,
+            # Caucasian): not judged here; the fixtures of tests/core/test_variants.py and the
+            # kernels-vs-brute-force tests check it
+            continue
         if hitter:
             judged += 1
-            if dest == OFF or me[dest] > 0:
+            if me[dest] > 0:
                 return f"{move}: the home hitter hides", judged
         lone_hitters.discard(dest)  # another checker joins it: no longer unambiguous
         hits = dest != OFF and opp[25 - dest] == 1
