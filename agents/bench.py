@@ -101,8 +101,14 @@ def _core_game(seed_box=[0]) -> int:
 def _aec_game(env, seed_box=[0]) -> int:
     """One game of the typical PettingZoo loop (``last()``, mask, ``step``)."""
     seed_box[0] += 1
-    env.reset(seed=seed_box[0])
-    pick = random.Random(seed_box[0]).randrange
+    return random_aec_game(env, seed_box[0])
+
+
+def random_aec_game(env, seed: int) -> int:
+    """One game of random self-play through the PettingZoo loop (``last()``, a random
+    legal action from the mask, ``step``) from ``reset(seed=seed)``; returns the decisions."""
+    env.reset(seed=seed)
+    pick = random.Random(seed).randrange
     steps = 0
     while True:
         obs, _, terminated, truncated, _ = env.last()

@@ -23,26 +23,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
-import random
 import time
 
+from agents.bench import random_aec_game
 from bg_env import backgammon_v0
 
 
 def play(env, seeds) -> int:
     """Random self-play over ``seeds`` (one game each); returns the decisions made."""
-    steps = 0
-    for seed in seeds:
-        env.reset(seed=seed)
-        pick = random.Random(seed).randrange
-        while True:
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                break
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[pick(len(legal))]))
-            steps += 1
-    return steps
+    return sum(random_aec_game(env, seed) for seed in seeds)
 
 
 def main() -> None:
