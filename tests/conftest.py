@@ -1,5 +1,11 @@
 """Makes ``tests/helpers.py`` importable (``from helpers import pos``) from every test
-directory, and offers its builders as fixtures."""
+directory, offers its builders as fixtures, and sets Hypothesis's profile.
+
+Hypothesis profiles: ``repeatable`` (the default) derandomizes, so every run of the suite
+(CI included) tries the same examples and a failure can be rerun; ``explore`` draws new
+examples each run, to look for cases nobody has tried yet:
+``python -m pytest tests --hypothesis-profile=explore`` (or ``HYPOTHESIS_PROFILE=explore``).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,16 @@ _TESTS = str(Path(__file__).resolve().parents[1])
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
 
+import os  # noqa: E402
+
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 import helpers  # noqa: E402
+
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture
