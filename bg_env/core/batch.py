@@ -1,9 +1,14 @@
 """Many money games at once: the :class:`~bg_env.core.game.Game` state machine as numba
 kernels over arrays (the fast path of vector environments).
 
-Rules source: ``docs/RULES.md`` §1-§6, through :mod:`bg_env.core.game` (the truth: this
+Rules source: ``docs/RULES.md`` §1-§7, through :mod:`bg_env.core.game` (the truth: this
 module follows it decision by decision and is tested against it, in lockstep, on random
-games) and the move kernels of :mod:`bg_env.core.mask_kernels`.
+games) and the move kernels of :mod:`bg_env.core.mask_kernels`. Variants: those whose
+checkers move as in standard play (nackgammon, hypergammon1..3, longgammon, nuclear) and
+sudden death; the variant's columns of the rules array and its rules are in
+:mod:`bg_env.core.batch_variants` and :mod:`bg_env.core.sudden_death_kernels`. The
+variant's kind of moves (``rules[R_KIND]``) is dispatched on in :func:`_start_play`,
+:func:`_apply_move`, :func:`_settle` and :func:`_end_turn`.
 
 State of game ``i`` (:class:`Games` holds the arrays):
 
@@ -36,11 +41,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
+from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
+from .batch_variants import (K_FIRST_HIT, R_BOMB, R_KIND, cap_kind, explode_side, set_start,
+                             variant_columns)
 from .dice_kernels import die_from
 from .mask_kernels import mask_into, turn_plan
 from .move_kernels import apply_move_kernel, loss_kind_kernel, use_die_kernel
 from .outcome import GAMMON_RULES
+from .sudden_death_kernels import hit_play_longest, hit_play_mask_into, hit_play_plan
 
 __all__ = ["Games", "act", "reset_games", "OUTCOMES"]
 
@@ -49,15 +57,19 @@ TURN, PHASE, CUBE_VALUE, CUBE_OWNER, CUBE_TURNED, PENDING = 0, 1, 2, 3, 4, 5
 MOVES_LEFT, LARGER_ONLY, N_DICE, DIE0 = 6, 7, 8, 9  # DIE0..DIE0+3: the dice still to play
 ROLL0, ROLL1, TURNS, WINNER, OUTCOME, POINTS = 13, 14, 15, 16, 17, 18
 N_PLAYED, PLAYED0 = 19, 20  # PLAYED0..PLAYED0+3: this turn's moves, action + 150 * hit
-N_COLUMNS = 24
+BOMB_OWNER = 24  # nuclear: -1 while nobody owns the bomb, else the side that may set it off
+HIT_PLAY = 25  # sudden death: 1 when this turn's play may end in a hit (sudden_death_kernels)
+N_COLUMNS = 26
 
 # phases (the order of the observation's phase one-hot)
 P_CUBE, P_TAKE, P_BEAVER_TAKE, P_MOVE, P_OVER = 0, 1, 2, 3, 4
 
-OUTCOMES = ("single", "gammon", "backgammon", "drop")
-"""Names of the ``OUTCOME`` codes 0..3."""
+OUTCOMES = ("single", "gammon", "backgammon", "drop", "hit")
+"""Names of the ``OUTCOME`` codes 0..4 (``hit``: a sudden-death win)."""
+O_DROP, O_HIT = 3, 4
 
-# columns of the rules array (see Games.__init__)
+# columns of the rules array (see Games.__init__); the variant's columns follow
+# (bg_env.core.batch_variants: R_KIND, R_BOMB, R_MAX_KIND, R_START...)
 R_CUBE, R_JACOBY, R_BEAVER, R_AUTO_DOUBLES, R_MAX_CUBE, R_GAMMONS, R_ARITHMETIC = range(7)
 
 _U = np.uint64
@@ -137,6 +149,24 @@ def _may_beaver(s, rules):
 
 
 @njit(cache=True)
+def _may_bomb(s, rules):
+    """Nuclear: the side on turn may set off the bomb now (nobody's, or his)."""
+    return (rules[R_BOMB] != 0 and s[PHASE] != P_OVER
+            and (s[BOMB_OWNER] == -1 or s[BOMB_OWNER] == s[TURN]))
+
+
+@njit(cache=True)
+def _set_off_bomb(s, me, opp, rules, seeds, i, fn, st):
+    """Nuclear (:meth:`Game._set_off_bomb`): every blot of both sides to the bar, the bomb
+    to the opponent; then the side on turn doubles or rolls as usual."""
+    explode_side(me)
+    explode_side(opp)
+    s[BOMB_OWNER] = 1 - s[TURN]
+    if not _may_double(s, rules):
+        _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
+
+
+@njit(cache=True)
 def actor(s):
     """The side that must decide now (the doubled side during a take decision)."""
     return 1 - s[TURN] if s[PHASE] == P_TAKE else s[TURN]
@@ -173,9 +203,10 @@ def _all_off(side):
 
 # ---------------------------------------------------------------- turn sequence
 @njit(cache=True)
-def _start_play(s, me, opp, d1, d2):
+def _start_play(s, me, opp, rules, d1, d2):
     """The dice are rolled: plan the play (:meth:`Game._start_play`); a turn with no
-    playable die is ended by :func:`_settle`."""
+    playable die is ended by :func:`_settle`. The dispatch on the variant's kind of moves
+    (``rules[R_KIND]``): sudden death plans a play that may end in a hit."""
     s[PHASE] = P_MOVE
     s[ROLL0] = d1
     s[ROLL1] = d2
@@ -188,30 +219,50 @@ def _start_play(s, me, opp, d1, d2):
         s[DIE0 + 1] = d2
         s[DIE0 + 2:DIE0 + 4] = 0
     s[N_PLAYED] = 0
+    s[HIT_PLAY] = 0
+    if rules[R_KIND] == K_FIRST_HIT:
+        hit_play, longest = hit_play_plan(me, opp, d1, d2)
+        if hit_play:
+            s[HIT_PLAY] = 1
+            s[MOVES_LEFT] = longest
+            s[LARGER_ONLY] = 0
+            return
     moves, larger = turn_plan(me, opp, d1, d2)
     s[MOVES_LEFT] = moves
     s[LARGER_ONLY] = larger
 
 
 @njit(cache=True)
+def _roll_and_play(s, me, opp, rules, seeds, i, fn, st):
+    """Roll the dice and plan the play."""
+    d1 = _next_die(seeds, i, fn, st)
+    _start_play(s, me, opp, rules, d1, _next_die(seeds, i, fn, st))
+
+
+@njit(cache=True)
 def _begin_turn(s, me, opp, rules, seeds, i, fn, st):
-    """The turn of the side on turn: the cube question when allowed, else roll."""
-    if _may_double(s, rules):
+    """The turn of the side on turn: the cube question (or the bomb) when allowed, else
+    roll."""
+    if _may_double(s, rules) or _may_bomb(s, rules):
         s[PHASE] = P_CUBE
     else:
-        d1 = _next_die(seeds, i, fn, st)
-        _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st))
+        _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
 
 
 @njit(cache=True)
 def _end_turn(s, me, opp, rules, seeds, i, fn, st):
     """The play is complete: the game ends when the mover is off, else the other side
-    takes the turn (:meth:`Game._end_turn`)."""
+    takes the turn (:meth:`Game._end_turn`); in sudden death the game ends at a hit."""
+    if rules[R_KIND] == K_FIRST_HIT and opp[25] > 0:
+        _finish(s, s[TURN], O_HIT, s[CUBE_VALUE])  # a single game (RULES.md §7)
+        return
     if _all_off(me):
-        _finish(s, s[TURN], loss_kind_kernel(opp, True), _score(loss_kind_kernel(opp, True), s, rules))
+        kind = cap_kind(loss_kind_kernel(opp, True), rules)
+        _finish(s, s[TURN], kind, _score(kind, s, rules))
         return
     if _all_off(opp):  # pragma: no cover - the game would have ended before
-        _finish(s, 1 - s[TURN], loss_kind_kernel(me, True), _score(loss_kind_kernel(me, True), s, rules))
+        kind = cap_kind(loss_kind_kernel(me, True), rules)
+        _finish(s, 1 - s[TURN], kind, _score(kind, s, rules))
         return
     s[TURNS] += 1
     for p in range(26):
@@ -223,11 +274,19 @@ def _end_turn(s, me, opp, rules, seeds, i, fn, st):
 
 @njit(cache=True)
 def _apply_move(s, me, opp, action):
-    """Play one checker move (unchecked), log it and use its die."""
-    s[PLAYED0 + s[N_PLAYED]] = apply_move_kernel(me, opp, action)
+    """Play one checker move (unchecked), log it and use its die. In a sudden-death play
+    that may end in a hit (``HIT_PLAY``) the moves still to make are those of the longest
+    play left, none after a hit."""
+    code = apply_move_kernel(me, opp, action)
+    s[PLAYED0 + s[N_PLAYED]] = code
     s[N_PLAYED] += 1
     s[N_DICE] = use_die_kernel(s, DIE0, s[N_DICE], action % 6 + 1)
-    s[MOVES_LEFT] -= 1
+    if s[HIT_PLAY] == 0:
+        s[MOVES_LEFT] -= 1
+    elif code >= 150:
+        s[MOVES_LEFT] = 0
+    else:
+        s[MOVES_LEFT] = hit_play_longest(me, opp, s[DIE0:DIE0 + 4], s[N_DICE])
 
 
 @njit(cache=True)
@@ -242,7 +301,8 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
             return
         if phase == P_CUBE:
             mask[ROLL] = 1
-            mask[DOUBLE] = 1
+            mask[DOUBLE] = _may_double(s, rules)
+            mask[BOMB] = _may_bomb(s, rules)
             return
         if phase == P_TAKE or phase == P_BEAVER_TAKE:
             mask[TAKE] = 1
@@ -253,8 +313,11 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
         if s[MOVES_LEFT] == 0:
             _end_turn(s, me, opp, rules, seeds, i, fn, st)
             continue
-        count, only = mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
-                                 s[LARGER_ONLY], mask)
+        if s[HIT_PLAY]:
+            count, only = hit_play_mask_into(me, opp, s[DIE0:DIE0 + 4], s[N_DICE], mask)
+        else:
+            count, only = mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE],
+                                     s[MOVES_LEFT], s[LARGER_ONLY], mask)
         if count != 1:
             return
         mask[only] = 0
@@ -263,18 +326,14 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
 
 @njit(cache=True)
 def open_row(s, me, opp, rules, mask, seeds, i, fn, st):
-    """A new game from the standard start (:meth:`Game.opening`): each side rolls one die,
-    ties re-rolled (doubling up to ``auto_doubles`` times, within ``max_cube``), the
+    """A new game from the variant's start (:meth:`Game.opening`): each side rolls one
+    die, ties re-rolled (doubling up to ``auto_doubles`` times, within ``max_cube``), the
     higher die plays both."""
-    for p in range(26):
-        me[p] = 0
-        opp[p] = 0
-    for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
-        me[p] = n
-        opp[p] = n
+    set_start(me, opp, rules)
     s[:] = 0
     s[CUBE_VALUE] = 1
     s[CUBE_OWNER] = -1
+    s[BOMB_OWNER] = -1
     s[WINNER] = -1
     s[OUTCOME] = -1
     ties = 0
@@ -288,7 +347,7 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st):
             ties += 1
             s[CUBE_VALUE] = nxt
     s[TURN] = 0 if a > b else 1
-    _start_play(s, me, opp, max(a, b), min(a, b))
+    _start_play(s, me, opp, rules, max(a, b), min(a, b))
     _settle(s, me, opp, rules, mask, seeds, i, fn, st)
 
 
@@ -302,13 +361,14 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
         if action == DOUBLE:
             s[PENDING] = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
             s[PHASE] = P_TAKE
+        elif action == BOMB:
+            _set_off_bomb(s, me, opp, rules, seeds, i, fn, st)
         else:
-            d1 = _next_die(seeds, i, fn, st)
-            _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st))
+            _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
     else:
         taker = 1 - s[TURN] if phase == P_TAKE else s[TURN]
         if action == DROP:
-            _finish(s, 1 - taker, 3, s[CUBE_VALUE])
+            _finish(s, 1 - taker, O_DROP, s[CUBE_VALUE])
         elif action == BEAVER:
             s[CUBE_VALUE] = s[PENDING]
             s[PENDING] = next_cube_kernel(s[PENDING], rules[R_ARITHMETIC])
@@ -317,8 +377,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
             s[CUBE_VALUE] = s[PENDING]
             s[CUBE_OWNER] = 1 - s[TURN]
             s[CUBE_TURNED] = 1
-            d1 = _next_die(seeds, i, fn, st)
-            _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st))
+            _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
     _settle(s, me, opp, rules, mask, seeds, i, fn, st)
 
 
@@ -371,7 +430,11 @@ class Games:
 
     Args:
         n: how many games.
-        rules: a :class:`~bg_env.core.game.Rules`.
+        rules: a :class:`~bg_env.core.game.Rules` (a variant the kernels play:
+            :func:`bg_env.core.batch_variants.kernel_kind`).
+
+    Raises:
+        ValueError: a variant the kernels do not play.
     """
 
     def __init__(self, n: int, rules) -> None:
@@ -380,7 +443,8 @@ class Games:
         """The :class:`~bg_env.core.game.Rules` the games are played under."""
         self.rules = np.array(
             [rules.cube, rules.jacoby, rules.beaver, rules.auto_doubles, rules.max_cube,
-             GAMMON_RULES.index(rules.gammons), rules.cube_progression == "arithmetic"],
+             GAMMON_RULES.index(rules.gammons), rules.cube_progression == "arithmetic",
+             *variant_columns(rules.variant)],
             dtype=np.int64,
         )
         self.state = np.zeros((n, N_COLUMNS), dtype=np.int64)

@@ -14,7 +14,8 @@ with the same dice.
 
 The legal actions are written into an ``int8[N_ACTIONS]`` mask (the environments'
 ``action_mask``). Kernels trust their input: :func:`act` expects a legal action.
-Standard rules only (no variants).
+The variants the batch kernels play (:func:`bg_env.core.batch_variants.kernel_kind`):
+standard, nackgammon, hypergammon1..3, longgammon, sudden death, nuclear.
 
 :class:`EngineGame` holds one such game for an environment: its arrays, its mask and the
 addresses of the generator's bit generator. The addresses are read from the generator
@@ -41,7 +42,7 @@ __all__ = ["open_game", "act", "EngineGame"]
 
 @njit(cache=True)
 def open_game(s, me, opp, rules, mask, fn, st):
-    """A new game from the standard start (:meth:`Game.opening`): each side rolls one die,
+    """A new game from the variant's start (:meth:`Game.opening`): each side rolls one die,
     ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both.
     ``fn`` and ``st`` are the generator's ``ctypes`` ``next_uint32`` and
     ``state_address``. Returns ``(phase, actor, turns)``."""
@@ -61,7 +62,7 @@ def act(s, me, opp, rules, mask, action, fn, st):
 
 
 class EngineGame:
-    """One standard money game on the kernels, its dice drawn from the numpy ``Generator``
+    """One money game on the kernels, its dice drawn from the numpy ``Generator``
     passed to :meth:`open` and :meth:`act` (as :class:`~bg_env.core.game.Game` draws them).
 
     Attributes:
@@ -70,7 +71,7 @@ class EngineGame:
         phase, actor, turns: after the last call (``P_OVER`` when the game is over).
 
     Args:
-        rules: a :class:`~bg_env.core.game.Rules` (standard variant).
+        rules: a :class:`~bg_env.core.game.Rules` (a variant the kernels play).
     """
 
     def __init__(self, rules) -> None:

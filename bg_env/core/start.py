@@ -193,7 +193,8 @@ class StartAnywhere:
                 opp[25 - dest], opp[25] = 1, opp[25] - 1
         rules = games.game_rules
         cube = dict(turn=s[b.TURN], cube_value=s[b.CUBE_VALUE], cube_owner=s[b.CUBE_OWNER],
-                    cube_turned=bool(s[b.CUBE_TURNED]), turns=s[b.TURNS])
+                    cube_turned=bool(s[b.CUBE_TURNED]), turns=s[b.TURNS],
+                    bomb_owner=s[b.BOMB_OWNER])
         position = Position(tuple(me), tuple(opp))
         if phase == b.P_MOVE:
             game = cls.from_position(position, None, rules, dice=(s[b.ROLL0], s[b.ROLL1]),

@@ -1,4 +1,6 @@
-"""The batched game kernels (``bg_env.core.batch``) in lockstep with :class:`Game`.
+"""The batched game kernels (``bg_env.core.batch``) in lockstep with :class:`Game`, in
+standard play and in the variants the kernels play (their start layouts, sudden death's
+hit, the nuclear bomb).
 
 Both are driven by the same dice: the Game gets a Python copy of the batch's generator
 (splitmix64 and Lemire's bounded integers), so the same seed gives the same rolls, and
@@ -16,7 +18,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from bg_env.actions import N_ACTIONS, ROLL, TAKE  # noqa: E402
+from bg_env.actions import BOMB, N_ACTIONS, ROLL, TAKE  # noqa: E402
 from bg_env.core import batch  # noqa: E402
 from bg_env.core.game import Game, Phase, Rules  # noqa: E402
 from bg_env.envs.observation import ENCODERS, encode, encode_games  # noqa: E402
@@ -31,6 +33,12 @@ RULES = {
                         gammons="no_backgammons"),
     "small_cube": Rules(max_cube=4, gammons="none", beaver=True),
 }
+KERNEL_VARIANTS = ("nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",
+                   "sudden_death", "nuclear")
+VARIANT_RULES = {
+    **{f"{v}-nocube": Rules(cube=False, variant=v) for v in KERNEL_VARIANTS},
+    **{f"{v}-cube": Rules(variant=v, beaver=True, jacoby=v == "nuclear") for v in KERNEL_VARIANTS},
+}
 
 
 def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:
@@ -42,6 +50,10 @@ def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:
     assert tuple(games.opp[i]) == game.position.opp, where
     assert (s[batch.CUBE_VALUE], s[batch.CUBE_OWNER], s[batch.CUBE_TURNED]) == (
         game.cube_value, game.cube_owner, int(game.cube_turned)), where
+    assert s[batch.BOMB_OWNER] == game.bomb_owner, where
+    if game.phase == Phase.MOVE:
+        assert s[batch.MOVES_LEFT] == game.moves_left, where
+        assert sorted(s[batch.DIE0:batch.DIE0 + s[batch.N_DICE]]) == sorted(game.remaining), where
     assert (games.mask[i] == game.legal_mask()).all(), where
     if game.phase == Phase.OVER:
         r = game.result
@@ -49,6 +61,8 @@ def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:
             r.winner, r.outcome, r.points), where
     copy = Game.from_games(games, i)
     assert (copy.legal_mask() == game.legal_mask()).all(), where
+    assert (copy.rules, copy.bomb_owner, copy.result) == (game.rules, game.bomb_owner,
+                                                          game.result), where
     if game.phase == Phase.MOVE:
         assert sorted(copy.remaining) == sorted(game.remaining), where
         assert (copy.moves_left, copy.larger_only, copy.dice) == (
@@ -114,6 +128,69 @@ def test_lockstep_with_game(name):
 def test_lockstep_with_game_many(name):
     for seed in range(3, 40):
         play_lockstep(RULES[name], seed)
+
+
+@pytest.mark.parametrize("name", list(VARIANT_RULES))
+def test_variant_lockstep_with_game(name):
+    steps, seed = 0, 0
+    while steps < 80 and seed < 60:  # short games (hypergammon1, sudden death): more of them
+        steps += play_lockstep(VARIANT_RULES[name], seed)
+        seed += 1
+    assert steps >= 80
+
+
+def test_variants_start_as_game():
+    for variant in KERNEL_VARIANTS:
+        games = batch.Games(1, Rules(variant=variant))
+        games.state[0, batch.PHASE] = batch.P_OVER
+        start = Game(Rules(variant=variant)).variant.start_position()
+        games.seed(0)
+        games.reset()
+        board = Game.from_games(games, 0).turn_start or Game.from_games(games, 0).position
+        assert sum(board.me) == sum(board.opp) == sum(start.me), variant
+        assert board.me == start.me and board.opp == start.opp, variant
+
+
+def test_sudden_death_ends_at_the_first_hit():
+    """Many games: each ends in a hit (one point times the cube) or a single game."""
+    rules = Rules(cube=False, variant="sudden_death")
+    games = batch.Games(64, rules)
+    games.seed(3)
+    games.reset()
+    legal = np.zeros(64, dtype=bool)
+    for _ in range(3000):
+        if (games.state[:, batch.PHASE] == batch.P_OVER).all():
+            break
+        actions = np.array([np.flatnonzero(m)[0] if m.any() else -1 for m in games.mask])
+        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                  actions, legal)
+    s = games.state
+    assert (s[:, batch.PHASE] == batch.P_OVER).all()
+    outcomes = {batch.OUTCOMES[o] for o in s[:, batch.OUTCOME]}
+    assert "hit" in outcomes and outcomes <= {"hit", "single"}
+    assert (s[:, batch.POINTS] == 1).all()
+
+
+def test_nuclear_bomb_sends_every_blot_to_the_bar():
+    rules = Rules(cube=False, variant="nuclear")
+    games = batch.Games(1, rules)
+    games.seed(11)
+    games.reset()
+    legal = np.zeros(1, dtype=bool)
+    while not games.mask[0, BOMB]:  # play first moves until a cube phase offers the bomb
+        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                  np.array([np.flatnonzero(games.mask[0])[0]]), legal)
+    me, opp = games.me[0].copy(), games.opp[0].copy()
+    turn = games.state[0, batch.TURN]
+    batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+              np.array([BOMB]), legal)
+    assert legal[0] and games.state[0, batch.BOMB_OWNER] == 1 - turn
+    blots = (me[1:25] == 1).sum(), (opp[1:25] == 1).sum()
+    board = (games.me[0], games.opp[0]) if games.state[0, batch.TURN] == turn else (
+        games.opp[0], games.me[0])
+    if games.state[0, batch.N_PLAYED] == 0 and games.state[0, batch.TURN] == turn:
+        assert board[0][25] == me[25] + blots[0] and board[1][25] == opp[25] + blots[1]
+    assert not games.mask[0, BOMB]
 
 
 def test_same_seed_same_games():
