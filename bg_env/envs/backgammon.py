@@ -60,6 +60,7 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
 from ..core.match import Match
 from ..core.position import Position, render_text
+from ..core.variants import get_variant
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import context_space, encode_context, standard_view
 from .frame import game_frame
@@ -82,6 +83,7 @@ from .wrappers import (  # (the wrappers are also importable from here, as befor
 if not PURE_PYTHON:
     from ..core.batch import P_OVER
     from ..core.engine import EngineGame
+    from .context_kernels import block_start, engine_context_kernels, games_contexts, variant_index
 
 __all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError", "START_OPTIONS", "CUBE_DEFAULT"]
 
@@ -113,8 +115,10 @@ class raw_env(AECEnv):
     """Backgammon without wrappers: an illegal action raises :class:`IllegalActionError`
     and leaves the state unchanged. See the module docstring.
 
-    Speed: a standard game started without options runs on the array kernels of
-    :class:`bg_env.core.engine.EngineGame`, its dice drawn from ``np_random`` exactly as
+    Speed: a money game started without options runs on the array kernels of
+    :class:`bg_env.core.engine.EngineGame` in the variants they play (standard,
+    nackgammon, hypergammon1..3, longgammon, sudden death, nuclear; with or without the
+    context block), its dice drawn from ``np_random`` exactly as
     :class:`~bg_env.core.game.Game` draws them. Reading :attr:`game` (or an accessor that
     uses it: ``position_id()``, ``dice``, ``render()``, ...) or an illegal action hands the
     game over to a :class:`~bg_env.core.game.Game` that plays the rest of it, the same
@@ -152,7 +156,7 @@ class raw_env(AECEnv):
         self.np_random, _ = seeding.np_random(None)
         self._sides = {a: i for i, a in enumerate(self.possible_agents)}
         rules = self.config.rules()
-        # The fast path: a standard game without start options runs on the kernels.
+        # The fast path: a money game without start options runs on the kernels.
         self._engine = None
         if not PURE_PYTHON and self.config.batch_kernels_apply:
             self._engine = EngineGame(rules)
@@ -174,12 +178,21 @@ class raw_env(AECEnv):
             games = self._engine.games
             self._encoder = (games_kernel(self.config.observation), games.state, games.me,
                              games.opp, self._engine_sides, self._obs_shape, self._obs_dtype)
-            self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
             self._next_obs_row = self._next_obs[0]
+            self._context = None
+            if self.config.uses_context:  # (the block's start and the variant's slot)
+                encoder = self.config.observation
+                self._context = (block_start(encoder), variant_index(get_variant(self.config.game_rules.variant)))
+                self._open_kernel, self._act_kernel = engine_context_kernels(encoder)
+                self._extra = (self._next_obs, self._context[1])
+            else:
+                self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
+                self._extra = (self._next_obs,)
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("_encoder", "_open_kernel", "_act_kernel", "_next_obs_row"):
+        for name in ("_encoder", "_open_kernel", "_act_kernel", "_next_obs_row", "_context",
+                     "_extra"):
             state.pop(name, None)
         return state
 
@@ -196,6 +209,12 @@ class raw_env(AECEnv):
             self._fast = False
             self._game = Game.from_games(self._engine.games, 0)
         return self._game
+
+    @property
+    def on_kernels(self) -> bool:
+        """Whether the game being played runs on the kernels now (the fast path), not on a
+        :class:`~bg_env.core.game.Game` (reading :attr:`game` hands it over)."""
+        return self._fast
 
     @game.setter
     def game(self, value: Game) -> None:
@@ -222,6 +241,8 @@ class raw_env(AECEnv):
             kernel, state, me, opp, sides, shape, dtype = self._encoder
             out = np.empty(shape, dtype)
             kernel(state, me, opp, sides[side], out)  # observation.encode_games
+            if self._context is not None:
+                games_contexts(state, engine.games.rules, sides[side], out, *self._context)
             return {"observation": out[0], "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
         g = self.game
         # Fresh arrays at every call (encoding is one kernel call: cheaper than caching
@@ -268,7 +289,7 @@ class raw_env(AECEnv):
         self.agents = self.possible_agents[:]
         if not options:
             if self._engine is not None and self._engine.open_with(
-                    self._open_kernel, rng, self._next_obs):
+                    self._open_kernel, rng, *self._extra):
                 self._fast = True
                 self._reset_bookkeeping(self._engine.actor)
                 self._sync()
@@ -298,7 +319,7 @@ class raw_env(AECEnv):
             action = action_index(action)  # numpy integers pass; 3.7 raises
         engine = self._engine
         if self._fast and engine.act_with(self._act_kernel, action, self.np_random,
-                                          self._next_obs):
+                                          *self._extra):
             self._cumulative_rewards[agent] = 0
             self.rewards = dict.fromkeys(self.agents, 0)
             if engine.phase != P_OVER and self.config.max_turns is None:

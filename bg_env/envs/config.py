@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from ..core.batch_variants import kernel_kind
 from ..core.game import Rules
 from ..core.match import MET_MAX_AWAY, Match
 from .observation import ENCODERS
@@ -73,10 +74,11 @@ class EnvConfig:
     @property
     def batch_kernels_apply(self) -> bool:
         """Whether the single-game engine (:mod:`bg_env.core.engine`, the AEC env's fast
-        path) can play these games: standard money games without the context block. The
-        vector envs cover more (:attr:`vector_kernels_apply`)."""
-        return (self.game_rules.variant == "standard" and not self.match_length
-                and not self.uses_context)
+        path) can play these games: money games of the variants the kernels play
+        (:func:`bg_env.core.batch_variants.kernel_kind`: standard, nackgammon,
+        hypergammon1..3, longgammon, sudden death, nuclear), with or without the context
+        block. Match play runs on :class:`~bg_env.core.game.Game`."""
+        return kernel_kind(self.game_rules.variant) is not None and not self.match_length
 
     @property
     def vector_kernels_apply(self) -> bool:

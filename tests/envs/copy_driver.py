@@ -132,6 +132,10 @@ def make_case(name: str):
         return "aec", _stepped(backgammon_v0.raw_env(match_length=3), 8, 25)
     if name == "raw_variant":
         return "aec", _stepped(backgammon_v0.raw_env(variant="nackgammon"), 9)
+    if name == "raw_nuclear":  # the kernels with the bomb, the cube and the context block
+        return "aec", _stepped(backgammon_v0.raw_env(variant="nuclear", cube=True), 15)
+    if name == "raw_sudden_death":
+        return "aec", _mid_play(backgammon_v0.raw_env(variant="sudden_death"), 16)
     if name == "plays_aec":
         return "aec", _stepped(backgammon_plays_v0.env(), 10, 3)
     if name == "gym":
@@ -159,7 +163,7 @@ def make_case(name: str):
 
 
 CASES = ("raw_kernels", "raw_mid_play", "env_wrapped", "raw_game", "raw_take", "raw_match",
-         "raw_variant", "plays_aec", "gym", "gym_plays", "vector", "gym_vector")
+         "raw_variant", "raw_nuclear", "raw_sudden_death", "plays_aec", "gym", "gym_plays", "vector", "gym_vector")
 
 
 def main(envs_file: str, traces_file: str) -> None:

@@ -16,7 +16,8 @@ from bg_env.envs.vector import BackgammonVecEnv, make_vec_env
 SPECIAL = ["plakoto", "long_nardy", "nuclear", "sudden_death", "caucasian", "hypergammon1"]
 
 
-@pytest.mark.parametrize("variant", ["plakoto", "long_nardy", "nuclear"])
+@pytest.mark.parametrize("variant", ["plakoto", "long_nardy", "nuclear", "sudden_death",
+                                     "hypergammon1"])
 def test_pettingzoo_api_test_passes_for_variants(variant):
     api_test(backgammon_v0.env(variant=variant), num_cycles=200)
 
