@@ -83,11 +83,13 @@ class EnvConfig:
     @property
     def vector_kernels_apply(self) -> bool:
         """Whether the batched vector envs (:class:`bg_env.envs.kernel_batch.KernelBatch`)
-        can play these games on the kernels: standard games, money or match, with or
-        without the cube and the context block. (The variants join as their move kernels
-        come: widen this test and :class:`~bg_env.envs.kernel_batch.KernelBatch`'s
-        ``variant`` check together.)"""
-        return self.game_rules.variant == "standard"
+        can play these games on the kernels: the variants the kernels play
+        (:func:`bg_env.core.batch_variants.kernel_kind`: standard, nackgammon,
+        hypergammon1..3, longgammon, sudden death, nuclear), money or match, with or
+        without the cube and the context block. (The other variants join as their move
+        kernels come: this test and :func:`~bg_env.envs.kernel_batch.kernels_play` follow
+        ``kernel_kind``.)"""
+        return kernel_kind(self.game_rules.variant) is not None
 
     @property
     def uses_context(self) -> bool:

@@ -24,7 +24,8 @@ from ..core.game import PURE_PYTHON
 from .context import CONTEXT_SIZE, VARIANT_ORDER
 from .observation import COMPACT_SIZE, TESAURO_SIZE, engine_kernels
 
-__all__ = ["engine_context_kernels", "games_contexts", "variant_index", "block_start"]
+__all__ = ["engine_context_kernels", "games_contexts", "games_bombs", "variant_index",
+           "block_start"]
 
 _SIZES = {"tesauro": TESAURO_SIZE, "compact": COMPACT_SIZE}
 """Where the block starts after each encoder's vector."""
@@ -37,17 +38,34 @@ def variant_index(variant) -> int:
 
 
 @njit(cache=True)
+def _bomb_into(o, base, s, side):
+    """Nuclear: the bomb's slots of the block (owned by ``side``, by his opponent, ``side``
+    may set it off now) into ``o[base + 11:base + 14]``."""
+    owner = s[_batch.BOMB_OWNER]
+    o[base + 11] = owner == side
+    o[base + 12] = owner == 1 - side
+    o[base + 13] = (s[_batch.PHASE] == _batch.P_CUBE and s[_batch.TURN] == side
+                    and (owner == -1 or owner == side))
+
+
+@njit(cache=True)
 def _context_into(o, base, s, side, rules, vindex):
     """The block of one game (state row ``s``) seen by ``side`` into ``o[base:]``."""
     for k in range(CONTEXT_SIZE):
         o[base + k] = 0
     o[base + vindex] = 1
     if rules[R_BOMB] != 0:
-        owner = s[_batch.BOMB_OWNER]
-        o[base + 11] = owner == side
-        o[base + 12] = owner == 1 - side
-        o[base + 13] = (s[_batch.PHASE] == _batch.P_CUBE and s[_batch.TURN] == side
-                        and (owner == -1 or owner == side))
+        _bomb_into(o, base, s, side)
+
+
+@njit(cache=True)
+def games_bombs(state, rules, sides, out, base):
+    """Nuclear: the bomb's slots of the block of every game seen by ``sides[i]`` into
+    ``out[i, base:]`` (the rest of the block left as it is); nothing outside nuclear."""
+    if rules[R_BOMB] == 0:
+        return
+    for i in range(state.shape[0]):
+        _bomb_into(out[i], base, state[i], sides[i])
 
 
 @njit(cache=True)

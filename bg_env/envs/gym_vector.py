@@ -48,7 +48,7 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
-from .kernel_batch import KERNEL_OPPONENTS, KernelBatch
+from .kernel_batch import KernelBatch, kernels_play
 
 __all__ = ["BackgammonVectorEnv", "MaskedSyncVectorEnv", "make_moves_vector_env",
            "make_plays_vector_env"]
@@ -120,11 +120,12 @@ class MaskedSyncVectorEnv(SyncVectorEnv):
 
 def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs) -> VectorEnv:
     """The vector entry point of ``bg_env/Backgammon-v0``: the kernels when they can
-    play the configuration (random or pubeval opponent, the standard game, no rendering), else a :class:`MaskedSyncVectorEnv` of
+    play the configuration (:func:`~bg_env.envs.kernel_batch.kernels_play`: random or
+    pubeval opponent, a variant they play, no rendering), else a :class:`MaskedSyncVectorEnv` of
     :class:`~bg_env.envs.gym_env.BackgammonEnv`."""
     config = {k: v for k, v in kwargs.items() if k not in _SINGLE_ENV_KEYS}
-    if (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS and not PURE_PYTHON and kwargs.get("render_mode") is None
-            and EnvConfig.from_kwargs(**config).vector_kernels_apply):
+    if (not PURE_PYTHON and kwargs.get("render_mode") is None
+            and kernels_play(opponent, EnvConfig.from_kwargs(**config))):
         return BackgammonVectorEnv(num_envs, opponent=opponent, **kwargs)
     _check_num_envs(num_envs)
     return MaskedSyncVectorEnv(

@@ -10,8 +10,9 @@ action, then the random opponent's decisions until the learner must act again). 
 that ends is started again at once, in the same step (its last observation and result are
 reported in that step's info). Standard games, with or without the cube and the context
 block, money games or matches (:mod:`bg_env.core.batch_match`: with ``match_length=N`` the
-episode is a match, as in the single env)
-(:attr:`EnvConfig.vector_kernels_apply <bg_env.envs.config.EnvConfig.vector_kernels_apply>`).
+episode is a match, as in the single env), in the variants the kernels play
+(:attr:`EnvConfig.vector_kernels_apply <bg_env.envs.config.EnvConfig.vector_kernels_apply>`;
+:func:`kernels_play` says which opponents).
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import batch, batch_match, batch_opponents
+from ..core.batch_variants import K_FIRST_HIT, R_BOMB, kernel_kind
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from ..core.match import MET_MAX_AWAY, match_equity
 from .config import EnvConfig
 from .context import context_space, encode_contexts
+from .context_kernels import games_bombs
 from .observation import encode_games, observation_space
 
-__all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables"]
+__all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -36,6 +39,16 @@ RUNNING, TERMINATED, TRUNCATED, ILLEGAL = 0, 1, 2, 3
 KERNEL_OPPONENTS = tuple(batch_opponents.OPPONENTS)
 """The opponents the kernels play themselves (:mod:`bg_env.core.batch`,
 :mod:`bg_env.core.batch_opponents`)."""
+
+
+def kernels_play(opponent, config: EnvConfig) -> bool:
+    """Whether :class:`KernelBatch` plays ``config``'s games against ``opponent``: a
+    kernel opponent, a variant the kernels play; pubeval (whose kernel picks among
+    standard plays) not in sudden death, where a hit ends the play."""
+    if not (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS
+            and config.vector_kernels_apply):
+        return False
+    return opponent != "pubeval" or kernel_kind(config.game_rules.variant) != K_FIRST_HIT
 
 
 class KernelBatch:
@@ -68,10 +81,11 @@ class KernelBatch:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
         self.config = EnvConfig.from_kwargs(**config)
-        if not self.config.vector_kernels_apply:
+        if not kernels_play(opponent, self.config):
             raise ValueError(
-                f"variant={self.config.game_rules.variant!r}: the batched kernels play the "
-                "standard game; use make_vec_env for the variants")
+                f"variant={self.config.game_rules.variant!r}: the batched kernels do not play "
+                f"it against {opponent!r} (they play standard games and the variants with "
+                "standard moves, sudden death and nuclear); use make_vec_env")
         if self.config.render_mode is not None:
             raise ValueError("render_mode: the batched kernels do not render; use GymVecEnv")
         self.num_envs = int(num_envs)
@@ -217,6 +231,7 @@ class KernelBatch:
         variant = self.config.game_rules.variant
         if not self.match_length:
             encode_contexts(out, variant, integer=integer)
+            self._encode_bombs(out)
             return
         m, sides = self.match, self.sides
         score = m[:, batch_match.M_SCORE0:batch_match.M_SCORE0 + 2]
@@ -227,6 +242,14 @@ class KernelBatch:
         batch_match.equities(m, sides, *self._met, equity)
         post = batch_match.post_crawfords(m)
         encode_contexts(out, variant, away, m[:, batch_match.M_CRAWFORD], post, equity, integer)
+        self._encode_bombs(out)
+
+    def _encode_bombs(self, out: np.ndarray) -> None:
+        """Nuclear: the bomb's part of the context block (who owns it, whether the learner
+        may set it off now)."""
+        g = self.games
+        if g.rules[R_BOMB]:
+            games_bombs(g.state, g.rules, self.sides, out, 0)
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, N_ACTIONS)`` bool: the legal actions of each game's learner."""

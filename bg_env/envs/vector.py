@@ -9,8 +9,10 @@ Description:
     and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
     learner's action, then the opponent's decisions until the learner must act again);
     nothing runs per game in Python but the bookkeeping of finished episodes (standard
-    games: money games or matches, ``match_length=N``, with or without the cube and the
-    context block). Other variants, other
+    games and the variants nackgammon, hypergammon1..3, longgammon, sudden death (random
+    opponent) and nuclear: money games or matches, ``match_length=N``, with or without the
+    cube and the context block; :func:`~bg_env.envs.kernel_batch.kernels_play`). Other
+    variants, other
     opponents (agents, callables, specs) and the play-level view (``view="plays"``,
     :mod:`bg_env.envs.play_env`) run their Gymnasium envs one after the other
     (:class:`GymVecEnv`, Stable-Baselines3's ``DummyVecEnv``).
@@ -64,7 +66,7 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
-from .kernel_batch import AGENTS, KERNEL_OPPONENTS, KernelBatch
+from .kernel_batch import AGENTS, KernelBatch, kernels_play
 
 __all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "bench_vec_env"]
 
@@ -99,8 +101,8 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
 
         make = lambda: BackgammonPlaysEnv(opponent=opponent, **config)  # noqa: E731
         venv: VecEnv = GymVecEnv([make] * num_envs)
-    elif (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS and not PURE_PYTHON and config.get("render_mode") is None
-          and EnvConfig.from_kwargs(**_env_keys(config)).vector_kernels_apply):
+    elif (not PURE_PYTHON and config.get("render_mode") is None
+          and kernels_play(opponent, EnvConfig.from_kwargs(**_env_keys(config)))):
         venv = BackgammonVecEnv(num_envs, opponent=opponent, **config)
     else:
         venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)

@@ -192,6 +192,10 @@ def test_every_env_reads_a_position_id_with_the_variant_checker_count():
 
 
 def test_batch_vec_env_refuses_what_its_kernels_cannot_play():
-    for variant in ("hypergammon1", "plakoto", "long_nardy"):
-        with pytest.raises(ValueError, match=f"variant='{variant}'.*standard game"):
+    for variant in ("plakoto", "long_nardy", "caucasian"):
+        with pytest.raises(ValueError, match=f"variant='{variant}'.*do not play"):
             BackgammonVecEnv(2, variant=variant)
+    with pytest.raises(ValueError, match="variant='sudden_death'.*'pubeval'"):
+        BackgammonVecEnv(2, variant="sudden_death", opponent="pubeval")
+    for variant in ("hypergammon1", "nackgammon", "longgammon", "nuclear", "sudden_death"):
+        BackgammonVecEnv(2, variant=variant)

@@ -48,7 +48,8 @@ def test_fast_path_is_chosen():
     for config in ({"cube": True}, {"match_length": 7, "cube": True}, {"context": True},
                    {"match_length": 5, "opponent": "pubeval", "observation": "compact"}):
         assert isinstance(make_vec_env(2, **config), BackgammonVecEnv), config
-    assert isinstance(make_vec_env(2, variant="nackgammon"), GymVecEnv)
+    assert isinstance(make_vec_env(2, variant="nackgammon"), BackgammonVecEnv)
+    assert isinstance(make_vec_env(2, variant="plakoto"), GymVecEnv)
     with pytest.raises(ValueError, match="view"):
         make_vec_env(2, view="boards")
     with pytest.raises(ValueError, match="num_envs"):

@@ -35,6 +35,20 @@ CONFIGS = {
     "money_cube_beaver_context": dict(cube=True, beaver=True, context=True),
     "money_context_compact": dict(context=True, observation="compact", reward="win"),
 }
+VARIANT_CONFIGS = {
+    "nackgammon_cube": dict(variant="nackgammon", cube=True),
+    # with the cube: without it a hypergammon1 game may end before the learner's first
+    # decision, which the single env reports at reset and the kernels replay
+    "hypergammon1_cube": dict(variant="hypergammon1", cube=True),
+    "hypergammon2_compact": dict(variant="hypergammon2", observation="compact", cube=True),
+    "hypergammon3_match5": dict(variant="hypergammon3", match_length=5, cube=True),
+    "longgammon_max_turns": dict(variant="longgammon", max_turns=30, context=False),
+    "sudden_death_cube": dict(variant="sudden_death", cube=True),
+    "sudden_death_match3": dict(variant="sudden_death", match_length=3, cube=True),
+    "nuclear_cube": dict(variant="nuclear", cube=True, max_turns=40),
+    "nuclear_match3_compact": dict(variant="nuclear", match_length=3, cube=True,
+                                   observation="compact", max_turns=25),
+}
 INFO_KEYS = ("outcome", "points", "cube_value", "winner", "game", "score", "games",
              "crawford_games")
 
@@ -191,3 +205,23 @@ def test_gymnasium_vector_entry_point_plays_matches_on_the_kernels():
             assert max(final["score"][i]) >= 3 and final["winner"][i] in ("player_0", "player_1")
             assert abs(rewards[i]) == 1
         assert (rewards[~terminated] == 0).all()
+
+
+@pytest.mark.parametrize("name", list(VARIANT_CONFIGS))
+def test_variants_in_lockstep_with_the_single_env(name):
+    config = VARIANT_CONFIGS[name]
+    seen = {}
+    for seed, learner in ((4, "player_0"), (5, "player_1")):
+        for key, n in lockstep(config, "random", learner, seed, 250).items():
+            seen[key] = seen.get(key, 0) + n
+    assert seen["episodes"] >= 2
+
+
+@pytest.mark.parametrize("variant", ["nackgammon", "hypergammon2", "nuclear"])
+def test_variants_in_lockstep_against_pubeval(variant):
+    pytest.importorskip("agents")
+    import agents  # noqa: F401  (fills the opponent registry: "pubeval")
+
+    seen = lockstep(dict(variant=variant, cube=True, max_turns=40), "pubeval", "player_0", 6,
+                    250)
+    assert seen["episodes"] >= 1
