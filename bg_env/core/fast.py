@@ -65,8 +65,11 @@ _I = types.int64
 _B = types.boolean
 _A = types.int64[::1]
 
-# Rows of the search's per-depth state (``_search``).
-_SRC, _HIT, _OUT, _LO, _HI, _HM, _MOVED, _OCC = 0, 1, 2, 3, 4, 5, 6, 7
+# Rows of the search's per-depth state (``_dfs``): columns are the depths 0..4.
+_SRC, _HIT, _OUT, _LO, _HI, _HM, _MOVED, _OCC, _DIE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+_STATE_ROWS = 9
+_STORE_COLS = 7
+_TABLE_PER_ROW = 4  # hash-table slots per stored play (a power of two)
 
 
 # --------------------------------------------------------------------- full plays
@@ -103,10 +106,83 @@ def _score(double, depth, first_die, larger):
     return 3 if first_die == larger else 2
 
 
-@njit((_A, _I, _I, _I, _I, _I, types.int64[:, ::1], types.int32[::1]), cache=True)
-def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table):
-    """The search of :func:`_search` into fixed buffers (no array is reassigned here,
-    which keeps numba's reference counting out of the loop).
+@njit(inline="always", cache=True)
+def _find(table, store, lo, hi, hm):
+    """The slot of the key ``(lo, hi, hm)`` in ``table`` (open addressing over the rows of
+    ``store``): ``(slot, True)`` when it is there, else ``(free slot, False)``."""
+    mask = table.shape[0] - 1
+    i = _slot(lo, hi, hm, mask)
+    while table[i] != _EMPTY:
+        r = table[i]
+        if store[r, 0] == lo and store[r, 1] == hi and store[r, 2] == hm:
+            return i, True
+        i = (i + 1) & mask
+    return i, False
+
+
+@njit((_A, types.int64[:, ::1], _I), cache=True)
+def _undo(me, st, d):
+    """Take back the moves of depths ``0..d-1`` on ``me``."""
+    while d > 0:
+        d -= 1
+        s = st[_SRC, d]
+        me[_dest(s, st[_DIE, d])] -= 1
+        me[s] += 1
+
+
+@njit(inline="always", cache=True)
+def _keep(store, table, st, n, best, d, lo, hi, hm, double, larger):
+    """A play of ``d`` moves (the moves in ``st``, the result's key ``lo, hi, hm``): stored
+    when it ranks best so far (the earlier plays are dropped when it ranks higher) and its
+    result is new. Returns ``(n, best)`` after it; ``n`` is -1 when ``store`` is full."""
+    score = _score(double, d, st[_DIE, 0], larger)
+    if score < best:
+        return n, best
+    if score > best:
+        best = score
+        n = 0
+        if not double:
+            table[:] = _EMPTY
+    i = 0
+    if not double:  # doubles never repeat a result (see _dfs)
+        i, found = _find(table, store, lo, hi, hm)
+        if found:
+            return n, best
+    if n == store.shape[0]:
+        return -1, best
+    store[n, 0] = lo
+    store[n, 1] = hi
+    store[n, 2] = hm
+    for j in range(4):
+        if j < d:
+            store[n, 3 + j] = (st[_SRC, j] - 1) * 6 + st[_DIE, j] - 1 + 150 * st[_HIT, j]
+        else:
+            store[n, 3 + j] = _NO_MOVE
+    if not double:
+        table[i] = n
+    return n + 1, best
+
+
+@njit((_A, _I, _I, _I, _I, _I, types.int64[:, ::1], _A, types.int64[:, ::1]), cache=True)
+def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table, st):
+    """The search of :func:`_search` into fixed buffers: ``store`` (the plays), ``table``
+    (their hash table, a power of two long, 4 slots a row; only two different dice need
+    it) and ``st`` (the state of each depth). No array is reassigned here, which keeps
+    numba's reference counting out of the loop. The last die's move is not made on
+    ``me``: the play is complete, its key is all that is needed.
+
+    Two shortcuts skip only plays that would be dropped as repeats, so the plays kept and
+    their order are those of the full search:
+
+    * Doubles: sources go in non-increasing order, so every multiset of sources is met
+      once, and two multisets never give the same board (the highest point where they
+      differ tells them apart), nor the same hits; the plays need no hash table.
+    * Two different dice, the second order (``d2`` first): once the first order has used
+      both dice, with no checker on the bar and two or more outside the home board (so no
+      move bears off and none is made legal by the other), the moves of two different
+      checkers commute, and their play was met in the first order. Only one checker moved
+      by both dice from a point the mover did not hold can give a new board (its
+      intermediate point differs), so the second move is searched from that point only.
 
     Returns ``(n, best)``: the plays stored and the best rank (:func:`_score`); ``n`` is
     -1 when ``store`` is full (the caller retries with larger buffers).
@@ -114,10 +190,6 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table):
     double = d1 == d2
     nd = 4 if double else 2
     larger = max(d1, d2)
-    cap = store.shape[0]
-    mask = table.shape[0] - 1
-    st = np.empty((8, 5), np.int64)
-    seq = np.empty(4, np.int64)
     n = 0
     best = -1
     lo0 = 0
@@ -127,13 +199,15 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table):
     for p in range(16, 26):
         hi0 |= me[p] << (4 * (p - 16))
     occ0 = _occupied(me)
+    commute = me[25] == 0 and outside >= 2
     for order in range(1 if double else 2):
         for i in range(nd):
-            seq[i] = d1
+            st[_DIE, i] = d1
         if order == 1:
-            seq[0] = d2
+            st[_DIE, 0] = d2
         else:
-            seq[1] = d2
+            st[_DIE, 1] = d2
+        only_same = order == 1 and commute and best == 4
         d = 0
         st[_SRC, 0] = 25
         st[_MOVED, 0] = 0
@@ -144,13 +218,14 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table):
         st[_OCC, 0] = occ0
         while True:
             if d < nd:
-                die = seq[d]
+                die = st[_DIE, d]
                 s = _next_source(st[_OCC, d], st[_SRC, d], die, st[_OUT, d], open_mask)
+                if s != 0 and only_same and d == 1 and s != _dest(st[_SRC, 0], st[_DIE, 0]):
+                    s = 0
                 if s != 0:
                     st[_MOVED, d] = 1
                     st[_SRC, d] = s
                     dest = _dest(s, die)
-                    st[_OCC, d + 1] = _move(me, st[_OCC, d], s, dest)
                     hm = st[_HM, d]
                     hit = 0
                     if dest >= 1 and (blot_mask >> dest) & 1 and not (hm >> dest) & 1:
@@ -158,60 +233,38 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table):
                         hm |= 1 << dest
                     st[_HIT, d] = hit
                     lo, hi = _key_move(st[_LO, d], st[_HI, d], s, dest)
+                    if d == nd - 1:  # the last die: a whole play
+                        n, best = _keep(store, table, st, n, best, nd, lo, hi, hm, double, larger)
+                        if n < 0:
+                            _undo(me, st, d)  # restore the board before giving up
+                            return -1, best
+                        st[_SRC, d] = s - 1
+                        continue
+                    st[_OCC, d + 1] = _move(me, st[_OCC, d], s, dest)
                     st[_OUT, d + 1] = _outside_after(st[_OUT, d], s, dest)
                     d += 1
                     st[_LO, d] = lo
                     st[_HI, d] = hi
                     st[_HM, d] = hm
                     st[_MOVED, d] = 0
-                    if d < nd:
-                        st[_SRC, d] = s if double else 25
+                    if double:
+                        st[_SRC, d] = s
+                    elif only_same:  # the same checker, from a point not held before
+                        st[_SRC, d] = dest if me[dest] == 1 else 0
+                    else:
+                        st[_SRC, d] = 25
                     continue
-            if st[_MOVED, d] == 0:
-                # A play of d moves that cannot go on: keep it when it ranks best so far
-                # and its result is new.
-                score = _score(double, d, seq[0], larger)
-                if score > best:
-                    best = score
-                    n = 0
-                    table[:] = _EMPTY
-                if score == best:
-                    lo = st[_LO, d]
-                    hi = st[_HI, d]
-                    hm = st[_HM, d]
-                    i = _slot(lo, hi, hm, mask)
-                    found = False
-                    while table[i] != _EMPTY:
-                        r = table[i]
-                        if store[r, 0] == lo and store[r, 1] == hi and store[r, 2] == hm:
-                            found = True
-                            break
-                        i = (i + 1) & mask
-                    if not found:
-                        if n == cap:
-                            while d > 0:  # restore the board before giving up
-                                d -= 1
-                                s = st[_SRC, d]
-                                me[_dest(s, seq[d])] -= 1
-                                me[s] += 1
-                            return -1, best
-                        store[n, 0] = lo
-                        store[n, 1] = hi
-                        store[n, 2] = hm
-                        for j in range(4):
-                            if j < d:
-                                store[n, 3 + j] = (
-                                    (st[_SRC, j] - 1) * 6 + seq[j] - 1 + 150 * st[_HIT, j]
-                                )
-                            else:
-                                store[n, 3 + j] = _NO_MOVE
-                        table[i] = n
-                        n += 1
+            if st[_MOVED, d] == 0:  # a play of d moves that cannot go on
+                n, best = _keep(store, table, st, n, best, d, st[_LO, d], st[_HI, d],
+                                st[_HM, d], double, larger)
+                if n < 0:
+                    _undo(me, st, d)
+                    return -1, best
             if d == 0:
                 break
             d -= 1
             s = st[_SRC, d]
-            me[_dest(s, seq[d])] -= 1
+            me[_dest(s, st[_DIE, d])] -= 1
             me[s] += 1
             st[_SRC, d] = s - 1
     return n, best
@@ -225,14 +278,18 @@ def _search(me_in, opp_in, d1, d2):
     :func:`bg_env.core.moves.legal_plays`, the result's key (columns 0-2: mover's
     checkers 1..15 and 16..25 at 4 bits a point, bit mask of the points where a blot was
     hit) and its moves (columns 3-6: ``action + 150 * hit``, -1 padded); ``moves`` is how
-    many dice each play uses.
+    many dice each play uses. The buffers are one allocation (store, hash table, state).
     """
     me, open_mask, blot_mask, outside = _prepare(me_in, opp_in)
     cap = 64
     while True:
-        store = np.empty((cap, 7), np.int64)
-        table = np.full(4 * cap, _EMPTY, np.int32)
-        n, best = _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table)
+        rows = cap * _STORE_COLS
+        slots = cap * _TABLE_PER_ROW
+        work = np.empty(rows + slots + _STATE_ROWS * 5, np.int64)
+        store = work[:rows].reshape((cap, _STORE_COLS))
+        table = work[rows:rows + slots]
+        st = work[rows + slots:].reshape((_STATE_ROWS, 5))
+        n, best = _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table, st)
         if n >= 0:
             break
         cap *= 8

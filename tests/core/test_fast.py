@@ -95,6 +95,10 @@ def check_plays(position: Position, dice: tuple[int, int], truth=None) -> None:
         ("x 5:2 4:1 1:1; o 24:2", (6, 3), 2),  # 5/off 4/1 or 5/2 5/off
         ("x 8 3:2; o bar:1", (6, 4), 2),  # 8/2 3/off or 8/off: bear off once all are home
         ("x 2; o 1", (2, 1), 1),  # 2/1*/off uses both dice, so 2/off alone is not legal
+        # only the 6 first moves one checker by both dice (12 is blocked): the second order
+        ("x 13 8:2; o 12:2", (1, 6), 4),
+        ("x 13 8:2; o 7", (1, 6), 7),  # 13/12/6 and 13/7*/6: the same board, another hit
+        ("x 13 12 8:2; o 7", (1, 6), 11),  # 12 held: 13/12/6 is 13/12 12/6, met already
     ],
 )
 def test_known_positions(text, dice, expected):
@@ -160,6 +164,8 @@ def test_many_plays_grow_the_buffers():
     position = pos("x 24 23 22 21 20 19 18 17 16 15 14 13 12 11 10; o 1:15")
     check_plays(position, (1, 1))
     assert len(legal_plays_fast(position, (1, 1))) > 512
+    check_plays(position, (2, 1))  # two different dice: more than the first 64 rows too
+    assert len(legal_plays_fast(position, (2, 1))) > 64
 
 
 # ------------------------------------------------------------------ random sweeps
@@ -214,6 +220,39 @@ def test_hypothesis_boards_match_legal_plays(position, dice):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=boards(), dice=st.tuples(st.integers(1, 6), st.integers(1, 6)))
 def test_hypothesis_boards_match_the_reference(position, dice):
+    check_plays(position, dice, legal_plays_reference(position, dice))
+
+
+@st.composite
+def off_the_bar_boards(draw):
+    """Boards where the search's second-order shortcut applies (no checker of the mover on
+    the bar, two or more outside his home board), with opposing points and blots anywhere
+    (intermediate points blocked for one order of the dice, hits on the way)."""
+    me = [0] * 26
+    for _ in range(draw(st.integers(2, 15))):
+        me[draw(st.integers(7, 24))] += 1
+    for _ in range(draw(st.integers(0, 13 - sum(me) + 2))):
+        me[draw(st.integers(1, 24))] += 1
+    opp = [0] * 26
+    for _ in range(draw(st.integers(0, 15))):
+        q = draw(st.integers(1, 25))
+        if q == 25 or me[25 - q] == 0:
+            opp[q] += 1
+    me[0] = 15 - sum(me)
+    opp[0] = 15 - sum(opp)
+    return Position(tuple(me), tuple(opp))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=off_the_bar_boards(), dice=st.tuples(st.integers(1, 6), st.integers(1, 6)))
+def test_hypothesis_off_the_bar_boards_match_legal_plays(position, dice):
+    check_plays(position, dice)
+    check_plays(position, dice[::-1])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=off_the_bar_boards(), dice=st.tuples(st.integers(1, 6), st.integers(1, 6)))
+def test_hypothesis_off_the_bar_boards_match_the_reference(position, dice):
     check_plays(position, dice, legal_plays_reference(position, dice))
 
 
