@@ -12,12 +12,17 @@ generator.
 
 Timing (:mod:`agents.bench_timing`): the rows take turns of about 0.1 s, ``seconds`` each
 in all, timed by this process's CPU time, not the wall clock (the machine may be shared);
-pgx, which runs JAX's threads, keeps its own wall-clock loop. Below the table, issue 10's
+pgx, which runs JAX's threads, keeps its own wall-clock loop. A legal-play row times
+blocks of :data:`MOVEGEN_BLOCK` calls, not single calls, so that reading the clock adds
+next to nothing to a call of a few microseconds. Below the table, issue 10's
 targets (``TARGETS``), each with its ratio and the quartiles of the rounds' ratios:
 ``env()`` and the vector env against OpenSpiel, the numba legal-play kernel against
 gnubg-nn's move generator (both given their input already converted: int8 arrays for the
-kernel, gnubg's board for gnubg-nn). ``bg-env bench --targets`` measures only the rows
-these need.
+kernel, gnubg's board for gnubg-nn). Both list every distinct legal play of the same 500
+positions and rolls (met in random games; the counts agree on every one): gnubg-nn's
+``moves`` as a tuple of the results' position keys (strings), the kernel as arrays of the
+result boards of both sides and of each play's moves. ``bg-env bench --targets`` measures
+only the rows these need.
 
 Every self-play row uses the same random agent: a uniform pick among the legal actions
 from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a step of
@@ -69,6 +74,10 @@ from .bench_timing import (
 __all__ = ["run_bench", "variant_rows", "random_legal"]
 
 PGX_BATCH = 256
+MOVEGEN_BLOCK = 50
+"""Legal-play calls per timed step of a row: the CPU clock is read once per block, since
+reading it (a system call) can cost as much as a call (2.5 us on a virtual machine), and
+would add the same constant to both sides of the kernel-vs-gnubg ratio."""
 PGX_ROW = f"pgx (JAX, vmap {PGX_BATCH}, CPU)"
 
 
@@ -317,18 +326,24 @@ def _ppo_training(steps: int = 2048, num_envs: int = 16):
 
 
 def _movegen_rows(targets_only: bool) -> dict[str, tuple[str, Callable]]:
-    """Legal-play generation rows: ``{name: (unit, fn)}``, one call per position of
-    :func:`_movegen_cases` in turn."""
+    """Legal-play generation rows: ``{name: (unit, fn)}``; a step of a row is one call
+    for each of the next :data:`MOVEGEN_BLOCK` positions of :func:`_movegen_cases`, every
+    row going through the same positions in the same order."""
     from bg_env.core.moves import legal_plays
 
     cases = _movegen_cases()
-    it = iter(range(10**12))
 
     def each(fn, inputs):
-        def one() -> tuple[int, int]:
-            fn(*inputs[next(it) % len(inputs)])
-            return 1, 1
-        return one
+        blocks = [inputs[i:i + MOVEGEN_BLOCK] for i in range(0, len(inputs), MOVEGEN_BLOCK)]
+        turn = [0]
+
+        def block() -> tuple[int, int]:
+            calls = blocks[turn[0] % len(blocks)]
+            turn[0] += 1
+            for args in calls:
+                fn(*args)
+            return len(calls), len(calls)
+        return block
 
     rows: dict[str, tuple[str, Callable]] = {}
     if not targets_only:

@@ -160,3 +160,19 @@ def test_random_legal_picks_only_legal_actions_uniformly():
     counts = np.bincount(picks[:, 0], minlength=156)[[4, 90, 155]]
     assert counts.sum() == 3000 and counts.min() > 850  # about 1000 each
     assert len(set(picks[:, 2].tolist())) > 140
+
+
+def test_movegen_rows_time_blocks_of_calls_over_the_same_positions(monkeypatch):
+    pytest.importorskip("numba")
+    from bg_env.core import fast
+
+    block = bench.MOVEGEN_BLOCK
+    cases = bench._movegen_cases(block + 10)
+    monkeypatch.setattr(bench, "_movegen_cases", lambda: cases)
+    seen = []
+    monkeypatch.setattr(fast, "fast_legal_plays",
+                        lambda me, opp, d1, d2: seen.append((tuple(me.tolist()), d1, d2)))
+    row = bench._movegen_rows(targets_only=True)[bench_timing.KERNEL_ROW][1]
+    assert [row() for _ in range(3)] == [(block, block), (10, 10), (block, block)]
+    expected = [(p.me, *d) for p, d in cases]
+    assert seen == expected + expected[:block]
