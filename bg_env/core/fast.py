@@ -44,7 +44,15 @@ from numba import njit, types
 
 from .actions import decode_move
 from .mask_kernels import N_MOVE_ACTIONS
-from .move_kernels import _dest, _move, _next_source, _occupied, _outside_after, _prepare
+from .move_kernels import (
+    _dest,
+    _move,
+    _next_source,
+    _occupied,
+    _outside_after,
+    _prepare,
+    _top_bit,
+)
 from .moves import Move, Play, dice_to_play
 from .position import Position
 
@@ -348,14 +356,14 @@ def _results_into(me_in, opp_in, store, n, out_me, out_opp, out_actions):
         out_me[r, 0] = total - on_board
         for p in range(26):
             out_opp[r, p] = opp_in[p]
-        if hm != 0:
-            for p in range(1, 25):
-                if (hm >> p) & 1:
-                    out_opp[r, 25 - p] = 0
-                    out_opp[r, 25] += 1
+        while hm != 0:  # the blots hit, one bit each
+            p = _top_bit(hm)
+            hm ^= 1 << p
+            out_opp[r, 25 - p] = 0
+            out_opp[r, 25] += 1
         for j in range(4):
             code = store[r, 3 + j]
-            out_actions[r, j] = code % 150 if code >= 0 else -1
+            out_actions[r, j] = code - 150 if code >= 150 else code
 
 
 @njit(cache=True)
