@@ -2,8 +2,10 @@
 
 Every generator runs on the same positions and dice: positions met in seeded random games
 (played with the fast generator from the standard start) and, separately, the opening
-position with 3-1. Rates are calls per second, best of ``--repeat`` timed passes of at
-least ``--min-time`` seconds each; ratios are against the pure-Python ``legal_plays`` and
+position with 3-1. Rates are calls per second of this process's CPU time, best of
+``--repeat`` rounds; in each round every generator runs one pass of at least ``--min-time``
+seconds, in turn, so that a change of the machine's load falls on all of them alike (the
+wall clock of a shared machine would count the waits, one generator at a time); ratios are against the pure-Python ``legal_plays`` and
 against ``gnubg_nn.moves`` (GNU Backgammon's C move generator behind its Python binding,
 which returns move keys, no objects). Also timed: the step-by-step masks used by the env
 (``turn_plan`` + ``next_move_mask`` against ``max_dice_usable`` + ``legal_next_moves``).
@@ -76,19 +78,21 @@ def playout_cases(n: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
     return cases
 
 
-def rate(call, args: list[tuple], min_time: float, repeat: int) -> float:
-    """Best calls per second over ``repeat`` passes of at least ``min_time`` seconds."""
-    best = 0.0
+def rates_of(generators: dict[str, tuple], min_time: float, repeat: int) -> dict[str, float]:
+    """Best calls per CPU second of each ``{label: (call, args)}`` over ``repeat`` rounds,
+    every generator taking one pass of at least ``min_time`` seconds in each round."""
+    best = dict.fromkeys(generators, 0.0)
     for _ in range(repeat):
-        calls, start = 0, time.perf_counter()
-        while True:
-            for a in args:
-                call(*a)
-            calls += len(args)
-            elapsed = time.perf_counter() - start
-            if elapsed >= min_time:
-                break
-        best = max(best, calls / elapsed)
+        for label, (call, args) in generators.items():
+            calls, start = 0, time.process_time()
+            while True:
+                for a in args:
+                    call(*a)
+                calls += len(args)
+                elapsed = time.process_time() - start
+                if elapsed >= min_time:
+                    break
+            best[label] = max(best[label], calls / elapsed)
     return best
 
 
@@ -144,7 +148,7 @@ def run(n_positions: int, seed: int, min_time: float, repeat: int) -> dict:
         if gnubg_nn is not None:
             boards = [(p.gnubg_board(), d[0], d[1]) for p, d in cases]
             generators["gnubg_nn.moves (C)"] = (gnubg_nn.moves, boards)
-        rates = {label: rate(f, args, min_time, repeat) for label, (f, args) in generators.items()}
+        rates = rates_of(generators, min_time, repeat)
         plays = sum(len(legal_plays_fast(p, d)) for p, d in objects) / len(objects)
         masks = {
             "max_dice_usable + legal_next_moves (pure Python)": (plan_python, objects),
@@ -153,7 +157,7 @@ def run(n_positions: int, seed: int, min_time: float, repeat: int) -> dict:
                 [a + (np.array(dice_to_play(d), np.int8),) for a, (_, d) in zip(arrays, objects)],
             ),
         }
-        mask_rates = {label: rate(f, args, min_time, repeat) for label, (f, args) in masks.items()}
+        mask_rates = rates_of(masks, min_time, repeat)
         results["sets"][name] = {
             "cases": len(cases),
             "mean_plays": plays,
