@@ -23,7 +23,7 @@ CORE = {
     KERNELS: ["move_kernels", "kernel_io", "dice_kernels", "mask_kernels", "fast",
               "pubeval_kernels", "batch", "batch_variants", "sudden_death_kernels",
               "batch_opponents", "batch_match", "game_kernels", "engine",
-              "variant_kernels", "variant_search", "variant_turn"],
+              "variant_kernels", "variant_search", "variant_turn", "variant_rows"],
     GAME: ["start", "game", "match", "__init__"],
 }
 

@@ -49,6 +49,10 @@ from .mask_kernels import mask_into, turn_plan
 from .move_kernels import apply_move_kernel, loss_kind_kernel, use_die_kernel
 from .outcome import GAMMON_RULES
 from .sudden_death_kernels import hit_play_longest, hit_play_mask_into, hit_play_plan
+from .variant_rows import (
+    VariantRows, fresh_first_roll, move_row, open_row_turn, outcome_row, reset_pins, swap_row,
+    turn_mask, uses_variant_turn,
+)
 
 __all__ = ["Games", "act", "reset_games", "OUTCOMES"]
 
@@ -64,8 +68,9 @@ N_COLUMNS = 26
 # phases (the order of the observation's phase one-hot)
 P_CUBE, P_TAKE, P_BEAVER_TAKE, P_MOVE, P_OVER = 0, 1, 2, 3, 4
 
-OUTCOMES = ("single", "gammon", "backgammon", "drop", "hit")
-"""Names of the ``OUTCOME`` codes 0..4 (``hit``: a sudden-death win)."""
+OUTCOMES = ("single", "gammon", "backgammon", "drop", "hit", "mother")
+"""Names of the ``OUTCOME`` codes 0..5 (``hit``: a sudden-death win; ``mother``: a pinned
+Plakoto mother, :data:`~.variant_rows.K_MOTHER`)."""
 O_DROP, O_HIT = 3, 4
 
 # columns of the rules array (see Games.__init__); the variant's columns follow
@@ -185,7 +190,12 @@ def _finish(s, winner, outcome, points):
 @njit(cache=True)
 def _score(kind, s, rules):
     """:func:`bg_env.core.outcome.score_points` for ``kind`` 0..2."""
-    multiplier = kind + 1
+    return _score_times(kind + 1, s, rules)
+
+
+@njit(cache=True)
+def _score_times(multiplier, s, rules):
+    """:func:`bg_env.core.outcome.score_points` for a win worth ``multiplier`` stakes."""
     if rules[R_GAMMONS] == 2 or (rules[R_JACOBY] != 0 and s[CUBE_TURNED] == 0):
         multiplier = 1
     elif rules[R_GAMMONS] == 1:
@@ -203,10 +213,11 @@ def _all_off(side):
 
 # ---------------------------------------------------------------- turn sequence
 @njit(cache=True)
-def _start_play(s, me, opp, rules, d1, d2):
+def _start_play(s, me, opp, rules, d1, d2, vt=None, i=0):
     """The dice are rolled: plan the play (:meth:`Game._start_play`); a turn with no
     playable die is ended by :func:`_settle`. The dispatch on the variant's kind of moves
-    (``rules[R_KIND]``): sudden death plans a play that may end in a hit."""
+    (``rules[R_KIND]``): sudden death plans a play that may end in a hit; with ``vt`` (the
+    turns of :mod:`~.variant_rows`, kind ``K_TURN``) row ``i``'s turn is searched."""
     s[PHASE] = P_MOVE
     s[ROLL0] = d1
     s[ROLL1] = d2
@@ -220,6 +231,10 @@ def _start_play(s, me, opp, rules, d1, d2):
         s[DIE0 + 2:DIE0 + 4] = 0
     s[N_PLAYED] = 0
     s[HIT_PLAY] = 0
+    if vt is not None:
+        s[MOVES_LEFT] = open_row_turn(vt, i, me, opp, d1, d2)
+        s[LARGER_ONLY] = 0
+        return
     if rules[R_KIND] == K_FIRST_HIT:
         hit_play, longest = hit_play_plan(me, opp, d1, d2)
         if hit_play:
@@ -233,50 +248,72 @@ def _start_play(s, me, opp, rules, d1, d2):
 
 
 @njit(cache=True)
-def _roll_and_play(s, me, opp, rules, seeds, i, fn, st):
+def _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt=None):
     """Roll the dice and plan the play."""
     d1 = _next_die(seeds, i, fn, st)
-    _start_play(s, me, opp, rules, d1, _next_die(seeds, i, fn, st))
+    _start_play(s, me, opp, rules, d1, _next_die(seeds, i, fn, st), vt, i)
 
 
 @njit(cache=True)
-def _begin_turn(s, me, opp, rules, seeds, i, fn, st):
+def _begin_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
     """The turn of the side on turn: the cube question (or the bomb) when allowed, else
     roll."""
     if _may_double(s, rules) or _may_bomb(s, rules):
         s[PHASE] = P_CUBE
     else:
-        _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
+        _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
-def _end_turn(s, me, opp, rules, seeds, i, fn, st):
+def _variant_ends(s, me, opp, rules, vt, i):
+    """A ``K_TURN`` variant's game ends after the play (``variant_outcome``: bear-off or
+    a pinned mother): finish it and return ``True``."""
+    winner, kind, multiplier = outcome_row(vt, i, me, opp, rules)
+    if winner < 0:
+        return False
+    _finish(s, s[TURN] if winner == 0 else 1 - s[TURN], kind, _score_times(multiplier, s, rules))
+    return True
+
+
+@njit(cache=True)
+def _end_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
     """The play is complete: the game ends when the mover is off, else the other side
     takes the turn (:meth:`Game._end_turn`); in sudden death the game ends at a hit."""
-    if rules[R_KIND] == K_FIRST_HIT and opp[25] > 0:
+    if vt is not None:
+        if _variant_ends(s, me, opp, rules, vt, i):
+            return
+    elif rules[R_KIND] == K_FIRST_HIT and opp[25] > 0:
         _finish(s, s[TURN], O_HIT, s[CUBE_VALUE])  # a single game (RULES.md §7)
         return
-    if _all_off(me):
+    elif _all_off(me):
         kind = cap_kind(loss_kind_kernel(opp, True), rules)
         _finish(s, s[TURN], kind, _score(kind, s, rules))
         return
-    if _all_off(opp):  # pragma: no cover - the game would have ended before
+    elif _all_off(opp):  # pragma: no cover - the game would have ended before
         kind = cap_kind(loss_kind_kernel(me, True), rules)
         _finish(s, 1 - s[TURN], kind, _score(kind, s, rules))
         return
     s[TURNS] += 1
     for p in range(26):
         me[p], opp[p] = opp[p], me[p]
+    if vt is not None:
+        swap_row(vt, i)
     s[TURN] = 1 - s[TURN]
     s[N_DICE] = 0
-    _begin_turn(s, me, opp, rules, seeds, i, fn, st)
+    _begin_turn(s, me, opp, rules, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
-def _apply_move(s, me, opp, action):
+def _apply_move(s, me, opp, action, vt=None, i=0):
     """Play one checker move (unchecked), log it and use its die. In a sudden-death play
     that may end in a hit (``HIT_PLAY``) the moves still to make are those of the longest
-    play left, none after a hit."""
+    play left, none after a hit; with ``vt``, those of row ``i``'s searched turn."""
+    if vt is not None:
+        hit, s[MOVES_LEFT] = move_row(vt, i, me, opp, action)
+        s[PLAYED0 + s[N_PLAYED]] = action + 150 * hit
+        s[N_PLAYED] += 1
+        s[N_DICE] = use_die_kernel(s, DIE0, s[N_DICE], action % 6 + 1)
+        return
     code = apply_move_kernel(me, opp, action)
     s[PLAYED0 + s[N_PLAYED]] = code
     s[N_PLAYED] += 1
@@ -290,7 +327,7 @@ def _apply_move(s, me, opp, action):
 
 
 @njit(cache=True)
-def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
+def _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     """Play forced moves and end finished turns until a real decision or the end of the
     game (:meth:`Game.settle`), then write the decider's legal actions into ``mask`` (bool
     or int8)."""
@@ -311,9 +348,11 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
                 mask[BEAVER] = 1
             return
         if s[MOVES_LEFT] == 0:
-            _end_turn(s, me, opp, rules, seeds, i, fn, st)
+            _end_turn(s, me, opp, rules, seeds, i, fn, st, vt)
             continue
-        if s[HIT_PLAY]:
+        if vt is not None:
+            count, only = turn_mask(vt, i, mask)
+        elif s[HIT_PLAY]:
             count, only = hit_play_mask_into(me, opp, s[DIE0:DIE0 + 4], s[N_DICE], mask)
         else:
             count, only = mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE],
@@ -321,15 +360,17 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st):
         if count != 1:
             return
         mask[only] = 0
-        _apply_move(s, me, opp, only)
+        _apply_move(s, me, opp, only, vt, i)
 
 
 @njit(cache=True)
-def open_row(s, me, opp, rules, mask, seeds, i, fn, st):
+def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     """A new game from the variant's start (:meth:`Game.opening`): each side rolls one
     die, ties re-rolled (doubling up to ``auto_doubles`` times, within ``max_cube``), the
-    higher die plays both."""
+    higher die plays both (with ``vt``, a variant with a fresh first roll rolls again)."""
     set_start(me, opp, rules)
+    if vt is not None:
+        reset_pins(vt, i)
     s[:] = 0
     s[CUBE_VALUE] = 1
     s[CUBE_OWNER] = -1
@@ -347,16 +388,19 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st):
             ties += 1
             s[CUBE_VALUE] = nxt
     s[TURN] = 0 if a > b else 1
-    _start_play(s, me, opp, rules, max(a, b), min(a, b))
-    _settle(s, me, opp, rules, mask, seeds, i, fn, st)
+    if vt is not None and fresh_first_roll(vt):
+        _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
+    else:
+        _start_play(s, me, opp, rules, max(a, b), min(a, b), vt, i)
+    _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
-def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
+def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
     """:meth:`Game.step` with a legal ``action`` (unchecked: see ``mask``)."""
     phase = s[PHASE]
     if phase == P_MOVE:
-        _apply_move(s, me, opp, action)
+        _apply_move(s, me, opp, action, vt, i)
     elif phase == P_CUBE:
         if action == DOUBLE:
             s[PENDING] = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
@@ -364,7 +408,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
         elif action == BOMB:
             _set_off_bomb(s, me, opp, rules, seeds, i, fn, st)
         else:
-            _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
+            _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
     else:
         taker = 1 - s[TURN] if phase == P_TAKE else s[TURN]
         if action == DROP:
@@ -377,16 +421,16 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st):
             s[CUBE_VALUE] = s[PENDING]
             s[CUBE_OWNER] = 1 - s[TURN]
             s[CUBE_TURNED] = 1
-            _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
-    _settle(s, me, opp, rules, mask, seeds, i, fn, st)
+            _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
+    _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
-def _act(s, me, opp, seeds, i, rules, mask, action):
+def _act(s, me, opp, seeds, i, rules, mask, action, vt=None):
     """:meth:`Game.step` for game ``i``; ``False`` (nothing changed) when illegal."""
     if action < 0 or action >= N_ACTIONS or not mask[action]:
         return False
-    step_row(s, me, opp, rules, mask, action, seeds, i, 0, 0)
+    step_row(s, me, opp, rules, mask, action, seeds, i, 0, 0, vt)
     return True
 
 
@@ -408,21 +452,22 @@ def _random_action(seeds, i, mask):
 
 # ---------------------------------------------------------------- batch kernels
 @njit(cache=True)
-def reset_games(state, me, opp, seeds, rules, mask, which):
-    """Start a new game in every ``i`` with ``which[i]``."""
+def reset_games(state, me, opp, seeds, rules, mask, which, vt=None):
+    """Start a new game in every ``i`` with ``which[i]`` (``vt``: the variant turns of a
+    ``K_TURN`` variant, :attr:`Games.kernel_variant_args`)."""
     for i in range(state.shape[0]):
         if which[i]:
-            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
+            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
 
 
 @njit(cache=True)
-def act(state, me, opp, seeds, rules, mask, actions, legal):
+def act(state, me, opp, seeds, rules, mask, actions, legal, vt=None):
     """Apply ``actions[i]`` in every game with ``actions[i] >= 0`` (both sides are
     driven from outside); ``legal[i]`` says whether it was legal (an illegal one changes
     nothing)."""
     for i in range(state.shape[0]):
         if actions[i] >= 0:
-            legal[i] = _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i])
+            legal[i] = _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt)
 
 
 class Games:
@@ -430,11 +475,9 @@ class Games:
 
     Args:
         n: how many games.
-        rules: a :class:`~bg_env.core.game.Rules` (a variant the kernels play:
-            :func:`bg_env.core.batch_variants.kernel_kind`).
-
-    Raises:
-        ValueError: a variant the kernels do not play.
+        rules: a :class:`~bg_env.core.game.Rules` (any variant: its kind of moves is
+            :func:`bg_env.core.batch_variants.kernel_kind`; a ``K_TURN`` variant's turns
+            live in :attr:`variant_rows`, passed to the kernels as their last argument).
     """
 
     def __init__(self, n: int, rules) -> None:
@@ -453,6 +496,9 @@ class Games:
         self.opp = np.zeros((n, 26), dtype=np.int64)
         self.mask = np.zeros((n, N_ACTIONS), dtype=bool)
         self.seeds = np.zeros(n, dtype=np.uint64)
+        self.variant_rows = (VariantRows(n, rules.variant)
+                             if uses_variant_turn(rules.variant) else None)
+        """The variant turns (:mod:`~.variant_rows`) of a ``K_TURN`` variant, else ``None``."""
         self.seed(None)
 
     def seed(self, seed=None) -> None:
@@ -471,4 +517,11 @@ class Games:
         """Start new games (all, or where ``which`` is true)."""
         if which is None:
             which = np.ones(self.n, dtype=bool)
-        reset_games(self.state, self.me, self.opp, self.seeds, self.rules, self.mask, which)
+        reset_games(self.state, self.me, self.opp, self.seeds, self.rules, self.mask, which,
+                    *self.kernel_variant_args)
+
+    @property
+    def kernel_variant_args(self) -> tuple:
+        """``(vt,)``, the turn kernels' last argument, for a ``K_TURN`` variant, else
+        ``()``."""
+        return () if self.variant_rows is None else (self.variant_rows.kernel_args,)

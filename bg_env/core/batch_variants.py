@@ -9,8 +9,9 @@ The rules array of :class:`~bg_env.core.batch.Games` is the cube options (column
 * ``R_KIND``: how checkers move, the batch kernels' dispatch: :data:`K_STANDARD`
   (standard moves: standard, nackgammon, hypergammon1..3, longgammon, nuclear) or
   :data:`K_FIRST_HIT` (sudden death: a hit ends the play and the game,
-  :mod:`bg_env.core.sudden_death_kernels`). Kinds from ``K_FIRST_HIT + 1`` on are free
-  for the variants whose moves are not standard (Plakoto, Caucasian, Long Nardy).
+  :mod:`bg_env.core.sudden_death_kernels`) or :data:`K_TURN` (the variants whose moves
+  are not standard: Plakoto, Caucasian, Long Nardy, one turn per row searched by
+  :mod:`bg_env.core.variant_rows`).
 * ``R_BOMB``: 1 when the nuclear bomb is in play.
 * ``R_MAX_KIND``: the biggest win the board can give (0 single, 1 gammon, 2 backgammon).
 * ``R_START..R_START + 25``: one side's start layout in its own numbering (index 0 = the
@@ -26,21 +27,21 @@ from numba import njit
 from .variants import get_variant
 
 __all__ = ["R_KIND", "R_BOMB", "R_MAX_KIND", "R_START", "N_RULES", "K_STANDARD", "K_FIRST_HIT",
+           "K_TURN",
            "variant_columns", "kernel_kind", "set_start", "explode_side", "cap_kind"]
 
 R_KIND, R_BOMB, R_MAX_KIND, R_START = 7, 8, 9, 10
 N_RULES = R_START + 26
 """Columns of the rules array."""
 
-K_STANDARD, K_FIRST_HIT = 0, 1
+K_STANDARD, K_FIRST_HIT, K_TURN = 0, 1, 2
 """The values of ``R_KIND``."""
 
 _KINDS = ("single", "gammon", "backgammon")
 
 
-def kernel_kind(variant) -> int | None:
-    """The ``R_KIND`` of ``variant`` (a name or a Variant), or ``None`` when the batch
-    kernels cannot play it (yet)."""
+def kernel_kind(variant) -> int:
+    """The ``R_KIND`` of ``variant`` (a name or a Variant)."""
     v = get_variant(variant)
     if v.standard_moves:
         return K_STANDARD
@@ -48,21 +49,14 @@ def kernel_kind(variant) -> int | None:
              and not v.nardy_rules)
     if plain and v.first_hit_wins:
         return K_FIRST_HIT
-    return None
+    return K_TURN
 
 
 def variant_columns(variant) -> list[int]:
-    """The columns ``R_KIND..`` of the rules array for ``variant``.
-
-    Raises:
-        ValueError: the batch kernels cannot play ``variant`` (naming it).
-    """
+    """The columns ``R_KIND..`` of the rules array for ``variant``."""
     v = get_variant(variant)
-    kind = kernel_kind(v)
-    if kind is None:
-        raise ValueError(f"variant={v.name!r}: the batch kernels do not play its moves")
     start = list(v.start_position().me)
-    return [kind, int(v.bomb), _KINDS.index(v.max_kind)] + start
+    return [kernel_kind(v), int(v.bomb), _KINDS.index(v.max_kind)] + start
 
 
 @njit(cache=True)

@@ -14,8 +14,9 @@ with the same dice.
 
 The legal actions are written into an ``int8[N_ACTIONS]`` mask (the environments'
 ``action_mask``). Kernels trust their input: :func:`act` expects a legal action.
-The variants the batch kernels play (:func:`bg_env.core.batch_variants.kernel_kind`):
-standard, nackgammon, hypergammon1..3, longgammon, sudden death, nuclear.
+Every variant (:func:`bg_env.core.batch_variants.kernel_kind`); Plakoto, Caucasian and Long
+Nardy play their turns through the per-row kernels of :mod:`bg_env.core.variant_rows` (the
+kernels' last argument ``vt``).
 
 :class:`EngineGame` holds one such game for an environment: its arrays, its mask and the
 addresses of the generator's bit generator. The addresses are read from the generator
@@ -41,23 +42,24 @@ __all__ = ["open_game", "act", "EngineGame"]
 
 
 @njit(cache=True)
-def open_game(s, me, opp, rules, mask, fn, st):
+def open_game(s, me, opp, rules, mask, fn, st, vt=None):
     """A new game from the variant's start (:meth:`Game.opening`): each side rolls one die,
     ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both.
     ``fn`` and ``st`` are the generator's ``ctypes`` ``next_uint32`` and
-    ``state_address``. Returns ``(phase, actor, turns)``."""
-    open_row(s, me, opp, rules, mask, None, 0, fn, st)
+    ``state_address``; ``vt`` the variant turns (:attr:`Games.kernel_variant_args
+    <bg_env.core.batch.Games.kernel_variant_args>`). Returns ``(phase, actor, turns)``."""
+    open_row(s, me, opp, rules, mask, None, 0, fn, st, vt)
     return s[PHASE], actor(s), s[TURNS]
 
 
 @njit(cache=True)
-def act(s, me, opp, rules, mask, action, fn, st):
+def act(s, me, opp, rules, mask, action, fn, st, vt=None):
     """:meth:`Game.step` with ``action`` when ``mask`` allows it (``action`` in
     ``0..N_ACTIONS-1``, unchecked). Returns ``(phase, actor, turns)``, or ``(-1, -1, -1)``
     and nothing done when ``mask`` does not allow it."""
     if mask[action] == 0:
         return -1, -1, -1
-    step_row(s, me, opp, rules, mask, action, None, 0, fn, st)
+    step_row(s, me, opp, rules, mask, action, None, 0, fn, st, vt)
     return s[PHASE], actor(s), s[TURNS]
 
 
@@ -71,7 +73,7 @@ class EngineGame:
         phase, actor, turns: after the last call (``P_OVER`` when the game is over).
 
     Args:
-        rules: a :class:`~bg_env.core.game.Rules` (a variant the kernels play).
+        rules: a :class:`~bg_env.core.game.Rules`.
     """
 
     def __init__(self, rules) -> None:
@@ -86,10 +88,11 @@ class EngineGame:
         self.row = (g.state[0], g.me[0], g.opp[0], g.rules)
         self._rng, self._pointers = None, None
         self._args = (*self.row, self.mask)  # the kernels' first arguments
+        self._vargs = g.kernel_variant_args  # after the dice source: (vt,) or ()
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("row", "_rng", "_pointers", "_args"):
+        for name in ("row", "_rng", "_pointers", "_args", "_vargs"):
             del state[name]
         return state
 
@@ -110,13 +113,15 @@ class EngineGame:
         return self.open_with(open_game, rng)
 
     def open_with(self, kernel, rng, *extra) -> bool:
-        """:meth:`open` through ``kernel``, called as ``kernel(*row, mask, fn, st,
-        *extra)``: :func:`open_game` or a kernel that calls it and returns what it returns,
-        then may read the new game (the env encodes an observation into ``extra``)."""
+        """:meth:`open` through ``kernel``, called as ``kernel(*row, mask, fn, st, *vt,
+        *extra)`` (``vt``: :attr:`Games.kernel_variant_args
+        <bg_env.core.batch.Games.kernel_variant_args>`): :func:`open_game` or a kernel that
+        calls it and returns what it returns, then may read the new game (the env encodes
+        an observation into ``extra``)."""
         pointers = self.pointers(rng)
         if pointers is None:
             return False
-        self.phase, self.actor, self.turns = kernel(*self._args, *pointers, *extra)
+        self.phase, self.actor, self.turns = kernel(*self._args, *pointers, *self._vargs, *extra)
         return True
 
     def act(self, action: int, rng) -> bool:
@@ -126,14 +131,14 @@ class EngineGame:
 
     def act_with(self, kernel, action: int, rng, *extra) -> bool:
         """:meth:`act` through ``kernel``, called as ``kernel(*row, mask, action, fn, st,
-        *extra)``: :func:`act` or a kernel that calls it and returns what it returns, then
+        *vt, *extra)``: :func:`act` or a kernel that calls it and returns what it returns, then
         may read the game (the env encodes an observation into ``extra``)."""
         if not 0 <= action < N_ACTIONS:
             return False
         pointers = self._pointers if self._rng is rng else self.pointers(rng)
         if pointers is None:
             return False
-        phase, actor_, turns = kernel(*self._args, action, *pointers, *extra)
+        phase, actor_, turns = kernel(*self._args, action, *pointers, *self._vargs, *extra)
         if phase < 0:  # not in the mask: nothing done
             return False
         self.phase, self.actor, self.turns = phase, actor_, turns

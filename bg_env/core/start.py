@@ -72,6 +72,19 @@ def checked_position(position, variant) -> Position:
     return position
 
 
+def _before_moves(me: list, opp: list, played: list) -> tuple[tuple, tuple]:
+    """The standard board before the logged moves ``played`` (action + ``HIT`` when it
+    hit) were made on ``me``/``opp``."""
+    for code in reversed(played):
+        (source, die), hit = decode_move(code % HIT), code >= HIT
+        dest = max(source - die, 0)
+        me[source] += 1
+        me[dest] -= 1
+        if hit:
+            opp[25 - dest], opp[25] = 1, opp[25] - 1
+    return tuple(me), tuple(opp)
+
+
 class NoDice:
     """The generator of a game started without one: a roll raises."""
 
@@ -184,18 +197,15 @@ class StartAnywhere:
         me, opp = games.me[i].tolist(), games.opp[i].tolist()
         phase = s[b.PHASE]
         played = s[b.PLAYED0:b.PLAYED0 + s[b.N_PLAYED]] if phase == b.P_MOVE else []
-        for code in reversed(played):  # back to the position the dice were rolled in
-            (source, die), hit = decode_move(code % HIT), code >= HIT
-            dest = max(source - die, 0)
-            me[source] += 1
-            me[dest] -= 1
-            if hit:
-                opp[25 - dest], opp[25] = 1, opp[25] - 1
+        rows = games.variant_rows  # a variant's turns keep the board of the roll
+        if rows is not None:
+            position = rows.turn_start(i) if phase == b.P_MOVE else rows.position(i, me, opp)
+        else:
+            position = Position(*_before_moves(me, opp, played))
         rules = games.game_rules
         cube = dict(turn=s[b.TURN], cube_value=s[b.CUBE_VALUE], cube_owner=s[b.CUBE_OWNER],
                     cube_turned=bool(s[b.CUBE_TURNED]), turns=s[b.TURNS],
                     bomb_owner=s[b.BOMB_OWNER])
-        position = Position(tuple(me), tuple(opp))
         if phase == b.P_MOVE:
             game = cls.from_position(position, None, rules, dice=(s[b.ROLL0], s[b.ROLL1]),
                                      played=[c % 150 for c in played], **cube)

@@ -26,7 +26,8 @@ from .variant_search import (
 )
 from .variants import PinnedPosition, get_variant
 
-__all__ = ["KernelVariantTurn"]
+__all__ = ["KernelVariantTurn", "open_turn", "play_move", "N_INFO", "I_ND", "I_NEED", "I_ROWS",
+           "I_CUR", "I_COUNT", "I_TO_PLAY", "I_PIN_ME", "I_PIN_OPP", "I_DICE"]
 
 # columns of a turn's ``info`` array
 I_ND, I_NEED, I_LARGER, I_ROWS, I_CUR, I_COUNT, I_TO_PLAY, I_PIN_ME, I_PIN_OPP, I_DICE = range(10)
@@ -69,7 +70,7 @@ def _play_buffers(size: int) -> list:
 
 
 @njit(cache=True)
-def _open(vr, info, rows, flags, work):
+def open_turn(vr, info, rows, flags, work):
     """A turn begins from the board ``flags[2, :52]`` (``me`` then ``opp``), the pins and
     the dice in ``info``: the start row, the dice the play must use, the larger-die rule,
     the legal first moves (``flags[0]``, their hits ``flags[1]``) and the longest play."""
@@ -94,7 +95,7 @@ def _open(vr, info, rows, flags, work):
 
 
 @njit(cache=True)
-def _play(vr, info, rows, flags, work, action):
+def play_move(vr, info, rows, flags, work, action):
     """The legal move ``action`` made: the next frontier, dice, legal moves and longest
     play in ``info``/``rows``/``flags``, the board after it in ``flags[2, :52]`` and its
     pins in ``info``. Returns 1 when the move hit (or pinned), else 0."""
@@ -157,7 +158,7 @@ class KernelVariantTurn:
         self._flags = np.zeros((3, N_ACTIONS), np.int8)
         """The legal next moves, their hit flags, the board after the last move."""
         self._flags[2, :52] = np.frombuffer(bytes(pos.me + pos.opp), np.int8)
-        _open(self._vr, info, self._rows, self._flags, _WORK)
+        open_turn(self._vr, info, self._rows, self._flags, _WORK)
         self.count, self._to_play = int(info[I_COUNT]), int(info[I_TO_PLAY])
         self._actions = None
         self.made = 0
@@ -192,7 +193,7 @@ class KernelVariantTurn:
         if not (0 <= action < 150 and self._flags[0, action]):
             raise ValueError(
                 f"action {action} is not a legal next move (legal: {self.next_actions()})")
-        hit = _play(self._vr, self._info, self._rows, self._flags, _WORK, action)
+        hit = play_move(self._vr, self._info, self._rows, self._flags, _WORK, action)
         _, _, _, _, _, count, to_play, pin_me, pin_opp = self._info[:I_DICE].tolist()
         self.count, self._to_play = count, to_play
         self._actions = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from ..core.batch_variants import kernel_kind
+from ..core.batch_variants import K_TURN, kernel_kind
 from ..core.game import Rules
 from ..core.match import MET_MAX_AWAY, Match
 from .observation import ENCODERS
@@ -78,7 +78,7 @@ class EnvConfig:
         (:func:`bg_env.core.batch_variants.kernel_kind`: standard, nackgammon,
         hypergammon1..3, longgammon, sudden death, nuclear), with or without the context
         block. Match play runs on :class:`~bg_env.core.game.Game`."""
-        return kernel_kind(self.game_rules.variant) is not None and not self.match_length
+        return kernel_kind(self.game_rules.variant) != K_TURN and not self.match_length
 
     @property
     def vector_kernels_apply(self) -> bool:
@@ -86,10 +86,10 @@ class EnvConfig:
         can play these games on the kernels: the variants the kernels play
         (:func:`bg_env.core.batch_variants.kernel_kind`: standard, nackgammon,
         hypergammon1..3, longgammon, sudden death, nuclear), money or match, with or
-        without the cube and the context block. (The other variants join as their move
-        kernels come: this test and :func:`~bg_env.envs.kernel_batch.kernels_play` follow
-        ``kernel_kind``.)"""
-        return kernel_kind(self.game_rules.variant) is not None
+        without the cube and the context block. Not yet Plakoto, Caucasian and Long Nardy
+        (kind ``K_TURN``: their turns need :mod:`bg_env.core.variant_rows`' arrays passed
+        through the batch opponents' kernels)."""
+        return kernel_kind(self.game_rules.variant) != K_TURN
 
     @property
     def uses_context(self) -> bool:

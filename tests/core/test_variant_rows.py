@@ -1,0 +1,221 @@
+"""The variants whose moves are not standard on the kernel state machine
+(:mod:`bg_env.core.variant_rows` through :mod:`bg_env.core.batch` and
+:mod:`bg_env.core.engine`), in lockstep with :class:`Game` (which plays them through
+:class:`~bg_env.core.variant_turn.KernelVariantTurn`).
+
+The same seed gives both the same dice (the batch's splitmix64 through
+:class:`helpers.SplitMix`, or the engine's numpy generator); the test makes both sides'
+decisions, and after each one the kernels' state must be the Game's: board, pins, phase,
+cube, dice, moves left, mask, result; and :meth:`Game.from_games` must rebuild the Game,
+mid-turn included.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from bg_env.actions import N_ACTIONS, ROLL, TAKE  # noqa: E402
+from bg_env.core import batch  # noqa: E402
+from bg_env.core.variant_rows import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
+from bg_env.core.engine import EngineGame  # noqa: E402
+from bg_env.core.game import Game, Phase, Rules  # noqa: E402
+from bg_env.core.variant_turn import KernelVariantTurn  # noqa: E402
+from bg_env.core.variants import PinnedPosition, get_variant  # noqa: E402
+from helpers import SplitMix  # noqa: E402
+
+VARIANTS = ("plakoto", "caucasian", "long_nardy")
+
+
+def rules_of(variant: str, cube: bool) -> Rules:
+    if not cube:
+        return Rules(variant=variant, cube=False)
+    return Rules(variant=variant, beaver=True, jacoby=variant == "plakoto", auto_doubles=1,
+                 max_cube=16)
+
+
+def assert_same(game: Game, games: batch.Games, i: int = 0, mask=None) -> None:
+    """``mask``: the legal actions when they are not ``games.mask[i]`` (the engine's)."""
+    s, rows = games.state[i], games.variant_rows
+    mask = games.mask[i] if mask is None else mask
+    where = f"{game.variant.name} {game.position!r} phase {game.phase} dice {game.dice}"
+    assert Phase.ALL[s[batch.PHASE]] == game.phase, where
+    assert (s[batch.TURN], s[batch.TURNS]) == (game.turn, game.turns), where
+    assert tuple(games.me[i]) == game.position.me, where
+    assert tuple(games.opp[i]) == game.position.opp, where
+    if isinstance(game.position, PinnedPosition):
+        assert rows.pins(i) == game.position.pinned, where
+    assert (s[batch.CUBE_VALUE], s[batch.CUBE_OWNER], s[batch.CUBE_TURNED]) == (
+        game.cube_value, game.cube_owner, int(game.cube_turned)), where
+    assert (mask != 0).tolist() == game.legal_mask().tolist(), where
+    if game.phase == Phase.MOVE:
+        n = s[batch.N_DICE]
+        assert sorted(s[batch.DIE0:batch.DIE0 + n]) == sorted(game.remaining), where
+        assert s[batch.MOVES_LEFT] == game.moves_left, where
+    if game.phase == Phase.OVER:
+        r = game.result
+        assert (s[batch.WINNER], batch.OUTCOMES[s[batch.OUTCOME]], s[batch.POINTS],
+                s[batch.CUBE_VALUE]) == (r.winner, r.outcome, r.points, r.cube_value), where
+    copy = Game.from_games(games, i)
+    assert copy.position == game.position, where
+    assert (copy.phase, copy.turn, copy.cube_value, copy.result) == (
+        game.phase, game.turn, game.cube_value, game.result), where
+    assert copy.legal_mask().tolist() == game.legal_mask().tolist(), where
+    if game.phase == Phase.MOVE:
+        assert (copy.moves_left, copy.dice, copy.played, copy.turn_start) == (
+            game.moves_left, game.dice, game.played, game.turn_start), where
+
+
+def pick(legal: list[int], rnd: random.Random) -> int:
+    """Mostly roll and take, so that games last."""
+    if ROLL in legal and rnd.random() < 0.8:
+        return ROLL
+    if TAKE in legal and rnd.random() < 0.8:
+        return TAKE
+    return rnd.choice(legal)
+
+
+def play_batch_lockstep(rules: Rules, seed: int) -> int:
+    games = batch.Games(1, rules)
+    games.seed(seed)
+    dice = SplitMix(games.seeds[0])
+    games.reset()
+    game = Game(rules)
+    game.opening(dice)
+    game.settle(dice)
+    rnd = random.Random(seed)
+    legal_flag = np.zeros(1, dtype=bool)
+    vt = games.variant_rows.kernel_args
+    steps = 0
+    assert_same(game, games)
+    while game.phase != Phase.OVER:
+        legal = game.legal_actions()
+        if rnd.random() < 0.03:  # an illegal action changes nothing
+            bad = rnd.choice([a for a in range(N_ACTIONS) if a not in legal])
+            batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                      np.array([bad]), legal_flag, vt)
+            assert not legal_flag[0]
+            assert_same(game, games)
+        action = pick(legal, rnd)
+        game.step(action, dice)
+        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                  np.array([action]), legal_flag, vt)
+        assert legal_flag[0]
+        assert_same(game, games)
+        steps += 1
+    assert dice.state == int(games.seeds[0])  # the same number of draws
+    return steps
+
+
+def play_engine_lockstep(rules: Rules, seed: int) -> int:
+    engine, game = EngineGame(rules), Game(rules)
+    rng_e, rng_g = np.random.default_rng(seed), np.random.default_rng(seed)
+    assert engine.open(rng_e)
+    game.opening(rng_g)
+    game.settle(rng_g)
+    rnd = random.Random(seed)
+    steps = 0
+    while True:
+        assert (engine.phase, engine.actor, engine.turns) == (
+            Phase.ALL.index(game.phase), game.actor, game.turns)
+        assert_same(game, engine.games, 0, engine.mask)
+        if game.phase == Phase.OVER:
+            assert engine.result() == game.result
+            break
+        action = pick(game.legal_actions(), rnd)
+        assert engine.act(action, rng_e)
+        game.step(action, rng_g)
+        steps += 1
+    assert rng_e.bit_generator.state == rng_g.bit_generator.state
+    return steps
+
+
+@pytest.mark.parametrize("cube", [False, True])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_batch_lockstep_with_game(variant, cube):
+    steps = sum(play_batch_lockstep(rules_of(variant, cube), seed) for seed in range(4))
+    assert steps > 100
+
+
+@pytest.mark.parametrize("cube", [False, True])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_engine_lockstep_with_game(variant, cube):
+    steps = sum(play_engine_lockstep(rules_of(variant, cube), seed) for seed in range(4))
+    assert steps > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_engine_lockstep_many(variant):
+    for seed in range(4, 60):
+        play_engine_lockstep(rules_of(variant, seed % 2 == 0), seed)
+
+
+def test_plakoto_mother_ends_a_double_game():
+    """Some seed ends a Plakoto game by pinning a mother: kind "mother", two stakes (and
+    one under Jacoby while the cube was never turned)."""
+    found = {}
+    for seed in range(200):
+        for jacoby in (False, True):
+            rules = Rules(variant="plakoto", cube=True, jacoby=jacoby)
+            engine = EngineGame(rules)
+            rng, rnd = np.random.default_rng(seed), random.Random(seed)
+            engine.open(rng)
+            while not engine.over:
+                legal = np.flatnonzero(engine.mask).tolist()
+                engine.act(ROLL if ROLL in legal else rnd.choice(legal), rng)
+            r = engine.result()
+            if r.outcome == "mother":
+                found[jacoby] = r.points
+        if len(found) == 2:
+            break
+    assert found == {False: 2, True: 1}
+
+
+def test_long_nardy_first_roll_may_be_a_double():
+    """The starter rolls two fresh dice (seed 003), so some opening is a double."""
+    doubles = 0
+    for seed in range(60):
+        engine = EngineGame(Rules(variant="long_nardy", cube=False))
+        engine.open(np.random.default_rng(seed))
+        s = engine.games.state[0]
+        doubles += s[batch.ROLL0] == s[batch.ROLL1]
+    assert doubles > 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_row_turn_is_the_kernel_turn(variant):
+    """Row 2 of a batch of rows plays a turn as KernelVariantTurn does (mask, moves left,
+    board after each move), the other rows untouched."""
+    from bg_env.core.variant_rows import move_row, open_row_turn
+
+    rnd = random.Random(variant)
+    v = get_variant(variant)
+    rows = VariantRows(4, variant)
+    vt = rows.kernel_args
+    for _ in range(30):
+        pos, d1, d2 = v.start_position(), rnd.randint(1, 6), rnd.randint(1, 6)
+        turn = KernelVariantTurn(v, pos, (d1, d2))
+        me, opp = np.array(pos.me, np.int64), np.array(pos.opp, np.int64)
+        before = rows.info[[0, 1, 3]].copy()
+        assert open_row_turn(vt, 2, me, opp, d1, d2) == turn.moves_to_play
+        while turn.moves_to_play:
+            mask = np.zeros(N_ACTIONS, np.int8)
+            count, only = turn_mask(vt, 2, mask)
+            assert (count, mask.tolist()) == (turn.count, turn.mask.tolist())
+            action = rnd.choice(turn.next_actions())
+            after, hit = turn.move(action)
+            assert move_row(vt, 2, me, opp, action) == (hit, turn.moves_to_play)
+            assert (tuple(me), tuple(opp)) == (after.me, after.opp)
+        assert (rows.info[[0, 1, 3]] == before).all()
+
+
+def test_only_non_standard_moves_use_the_row_turns():
+    assert [v for v in ("standard", "nackgammon", "nuclear", "plakoto", "caucasian",
+                        "long_nardy", "sudden_death") if uses_variant_turn(v)] == [
+        "plakoto", "caucasian", "long_nardy"]
+    assert batch.Games(2, Rules()).variant_rows is None
