@@ -84,6 +84,7 @@ if not PURE_PYTHON:
     from ..core.batch import P_OVER
     from ..core.engine import EngineGame
     from .context_kernels import block_start, engine_context_kernels, games_contexts, variant_index
+    from .engine_obs import encode_variant_games, obs_params, variant_engine_kernels
 
 __all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError", "START_OPTIONS", "CUBE_DEFAULT"]
 
@@ -116,9 +117,8 @@ class raw_env(AECEnv):
     and leaves the state unchanged. See the module docstring.
 
     Speed: a money game started without options runs on the array kernels of
-    :class:`bg_env.core.engine.EngineGame` in the variants they play (standard,
-    nackgammon, hypergammon1..3, longgammon, sudden death, nuclear; with or without the
-    context block), its dice drawn from ``np_random`` exactly as
+    :class:`bg_env.core.engine.EngineGame` in every variant (with or without the context
+    block), its dice drawn from ``np_random`` exactly as
     :class:`~bg_env.core.game.Game` draws them. Reading :attr:`game` (or an accessor that
     uses it: ``position_id()``, ``dice``, ``render()``, ...) or an illegal action hands the
     game over to a :class:`~bg_env.core.game.Game` that plays the rest of it, the same
@@ -179,8 +179,10 @@ class raw_env(AECEnv):
             self._encoder = (games_kernel(self.config.observation), games.state, games.me,
                              games.opp, self._engine_sides, self._obs_shape, self._obs_dtype)
             self._next_obs_row = self._next_obs[0]
-            self._context = None
-            if self.config.uses_context:  # (the block's start and the variant's slot)
+            self._context, self._encoder_extra = None, ()
+            if games.variant_rows is not None:  # a variant's searched turns (engine_obs)
+                self._derive_variant_turns(games)
+            elif self.config.uses_context:  # (the block's start and the variant's slot)
                 encoder = self.config.observation
                 self._context = (block_start(encoder), variant_index(get_variant(self.config.game_rules.variant)))
                 self._open_kernel, self._act_kernel = engine_context_kernels(encoder)
@@ -189,10 +191,19 @@ class raw_env(AECEnv):
                 self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
                 self._extra = (self._next_obs,)
 
+    def _derive_variant_turns(self, games) -> None:
+        """:meth:`_derive` for Plakoto, Caucasian and Long Nardy: the kernels of
+        :mod:`bg_env.envs.engine_obs` encode the board and the context block."""
+        extra = (obs_params(self.config), self.config.observation == "compact")
+        self._open_kernel, self._act_kernel = variant_engine_kernels()
+        self._extra = (self._next_obs, *extra)
+        self._encoder = (encode_variant_games, *self._encoder[1:])
+        self._encoder_extra = (games.variant_rows.kernel_args, games.rules, *extra)
+
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
         for name in ("_encoder", "_open_kernel", "_act_kernel", "_next_obs_row", "_context",
-                     "_extra"):
+                     "_extra", "_encoder_extra"):
             state.pop(name, None)
         return state
 
@@ -240,7 +251,7 @@ class raw_env(AECEnv):
                         else np.zeros(N_ACTIONS, dtype=np.int8)}
             kernel, state, me, opp, sides, shape, dtype = self._encoder
             out = np.empty(shape, dtype)
-            kernel(state, me, opp, sides[side], out)  # observation.encode_games
+            kernel(state, me, opp, sides[side], out, *self._encoder_extra)  # encode_games
             if self._context is not None:
                 games_contexts(state, engine.games.rules, sides[side], out, *self._context)
             return {"observation": out[0], "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}

@@ -74,11 +74,11 @@ class EnvConfig:
     @property
     def batch_kernels_apply(self) -> bool:
         """Whether the single-game engine (:mod:`bg_env.core.engine`, the AEC env's fast
-        path) can play these games: money games of the variants the kernels play
-        (:func:`bg_env.core.batch_variants.kernel_kind`: standard, nackgammon,
-        hypergammon1..3, longgammon, sudden death, nuclear), with or without the context
-        block. Match play runs on :class:`~bg_env.core.game.Game`."""
-        return kernel_kind(self.game_rules.variant) != K_TURN and not self.match_length
+        path) can play these games: money games of every variant
+        (:func:`bg_env.core.batch_variants.kernel_kind`; Plakoto, Caucasian and Long Nardy
+        through :mod:`bg_env.core.variant_rows`), with or without the context block. Match
+        play runs on :class:`~bg_env.core.game.Game`."""
+        return not self.match_length
 
     @property
     def vector_kernels_apply(self) -> bool:

@@ -5,8 +5,8 @@ when the context is on, for the money games of the variants the kernels play.
 The block is :func:`~bg_env.envs.context.encode_context`'s (tested against it): the
 variant's one-hot (its index in :data:`~bg_env.envs.context.VARIANT_ORDER`, given by the
 caller) and, in ``nuclear``, the bomb: owned by the observer, by his opponent, and whether
-the observer may set it off now. No pins (Plakoto does not run here) and no match score
-(match play runs on :class:`~bg_env.core.game.Game`).
+the observer may set it off now. No match score (match play runs on
+:class:`~bg_env.core.game.Game`); Plakoto's pins are added by :mod:`bg_env.envs.engine_obs`.
 
 :func:`engine_context_kernels` gives the engine's ``(open_kernel, act_kernel)`` that encode
 the board part and then the block, called with ``extra = (out, variant_index)``;
