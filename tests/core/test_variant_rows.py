@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 pytest.importorskip("numba")
 
@@ -24,9 +25,10 @@ from bg_env.core import batch  # noqa: E402
 from bg_env.core.variant_rows import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
 from bg_env.core.engine import EngineGame  # noqa: E402
 from bg_env.core.game import Game, Phase, Rules  # noqa: E402
-from bg_env.core.variant_turn import KernelVariantTurn  # noqa: E402
+from bg_env.core.variant_turn import I_PIN_ME, I_PIN_OPP, KernelVariantTurn  # noqa: E402
 from bg_env.core.variants import PinnedPosition, get_variant  # noqa: E402
 from helpers import SplitMix  # noqa: E402
+from variant_cases import cases  # noqa: E402
 
 VARIANTS = ("plakoto", "caucasian", "long_nardy")
 
@@ -219,3 +221,72 @@ def test_only_non_standard_moves_use_the_row_turns():
                         "long_nardy", "sudden_death") if uses_variant_turn(v)] == [
         "plakoto", "caucasian", "long_nardy"]
     assert batch.Games(2, Rules()).variant_rows is None
+
+
+def _row_copy(rows: VariantRows, i: int) -> tuple:
+    return rows.info[i].copy(), rows.rows[i].copy(), rows.flags[i].copy()
+
+
+def _row_restore(rows: VariantRows, i: int, saved: tuple) -> None:
+    rows.info[i], rows.rows[i], rows.flags[i] = saved
+
+
+def row_results(variant: str, pos, dice) -> set:
+    """Every board a complete play reaches, by trying each legal next move of row 1's turn
+    in turn (the other rows hold other turns)."""
+    from bg_env.core.variant_rows import move_row, open_row_turn
+
+    rows = VariantRows(3, variant)
+    vt = rows.kernel_args
+    pins = getattr(pos, "pinned", (0, 0))
+    rows.info[1, I_PIN_ME], rows.info[1, I_PIN_OPP] = pins
+    me, opp = np.array(pos.me, np.int64), np.array(pos.opp, np.int64)
+    found = set()
+
+    def walk(left: int) -> None:
+        if left == 0:
+            found.add((tuple(me), tuple(opp), rows.pins(1)))
+            return
+        mask = np.zeros(N_ACTIONS, np.int8)
+        count, _ = turn_mask(vt, 1, mask)
+        assert count == np.count_nonzero(mask) > 0
+        for action in np.flatnonzero(mask).tolist():
+            saved, board = _row_copy(rows, 1), (me.copy(), opp.copy())
+            _, still = move_row(vt, 1, me, opp, action)
+            walk(still)
+            _row_restore(rows, 1, saved)
+            me[:], opp[:] = board
+
+    walk(open_row_turn(vt, 1, me, opp, *dice))
+    return found
+
+
+def _results(plays) -> set:
+    return {(p.result.me, p.result.opp, getattr(p.result, "pinned", (0, 0))) for p in plays}
+
+
+@pytest.mark.parametrize(
+    "variant, position_id, dice",
+    [
+        ("long_nardy", "CAAA/z8AAID/Pw", (4, 4)),  # 24/20, not 24/20(2) (seed 003)
+        ("long_nardy", "AACA/z8AAID/Pw", (6, 6)),  # 24/18(2)
+        ("caucasian", "4P8BABMgAAAAAA", (4, 2)),  # 6/2*/off (seed 000)
+    ],
+)
+def test_the_seed_fixtures_on_the_row_turns(variant, position_id, dice):
+    from bg_env.core.variants import legal_plays_variant
+
+    v = get_variant(variant)
+    pos = v.position_from_id(position_id)
+    assert row_results(variant, pos, dice) == _results(legal_plays_variant(v, pos, dice))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(list(VARIANTS)))
+def test_the_row_turns_reach_the_reference_results(case):
+    """On random boards of each variant (tests/variant_cases.py), the complete plays of a
+    row's turn reach exactly the boards of the brute-force reference."""
+    from bg_env.core.variants import legal_plays_variant
+
+    variant, pos, dice = case
+    assert row_results(variant, pos, dice) == _results(legal_plays_variant(variant, pos, dice))

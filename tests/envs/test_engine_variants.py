@@ -80,13 +80,13 @@ def test_a_game_handed_over_mid_game_goes_on_as_game(variant):
 
 
 def test_variants_run_on_the_kernels_with_their_context_block():
-    for variant in VARIANTS[1:]:
+    for variant in (*VARIANTS[1:], "plakoto", "caucasian", "long_nardy"):
         env = backgammon_v0.raw_env(variant=variant)
         env.reset(seed=0)
         assert env.on_kernels, variant
         obs = env.observe(env.agent_selection)["observation"]
         assert obs.shape[0] == 212 + CONTEXT_SIZE
-    for config in ({"variant": "plakoto"}, {"match_length": 3}):
+    for config in ({"match_length": 3}, {"variant": "plakoto", "match_length": 3}):
         env = backgammon_v0.raw_env(**config)
         env.reset(seed=0)
         assert not env.on_kernels, config
