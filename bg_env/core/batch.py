@@ -310,14 +310,14 @@ def _apply_move(s, me, opp, action, vt=None, i=0):
     play left, none after a hit; with ``vt``, those of row ``i``'s searched turn."""
     if vt is not None:
         hit, s[MOVES_LEFT] = move_row(vt, i, me, opp, action)
-        s[PLAYED0 + s[N_PLAYED]] = action + 150 * hit
-        s[N_PLAYED] += 1
-        s[N_DICE] = use_die_kernel(s, DIE0, s[N_DICE], action % 6 + 1)
-        return
-    code = apply_move_kernel(me, opp, action)
+        code = action + 150 * hit
+    else:
+        code = apply_move_kernel(me, opp, action)
     s[PLAYED0 + s[N_PLAYED]] = code
     s[N_PLAYED] += 1
     s[N_DICE] = use_die_kernel(s, DIE0, s[N_DICE], action % 6 + 1)
+    if vt is not None:
+        return
     if s[HIT_PLAY] == 0:
         s[MOVES_LEFT] -= 1
     elif code >= 150:

@@ -31,7 +31,7 @@ from .variant_search import MAX_FRONTIER, work_arrays
 from .variant_turn import (
     I_COUNT, I_DICE, I_ND, I_PIN_ME, I_PIN_OPP, I_TO_PLAY, N_INFO, open_turn, play_move,
 )
-from .variants import get_variant
+from .variants import PinnedPosition, get_variant
 
 __all__ = ["VariantRows", "uses_variant_turn", "reset_pins", "fresh_first_roll", "open_row_turn",
            "turn_mask", "move_row", "outcome_row", "swap_row", "K_MOTHER"]
@@ -113,8 +113,6 @@ class VariantRows:
 
     def _position(self, me: tuple, opp: tuple, pins: tuple[int, int]) -> Position:
         if self.variant.landing == "pin":
-            from .variants import PinnedPosition
-
             return PinnedPosition(me, opp, pins)
         return Position(me, opp)
 

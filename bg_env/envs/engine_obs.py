@@ -25,8 +25,6 @@ from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 __all__ = ["obs_params", "variant_engine_kernels", "encode_variant_games"]
 
 C_ON, C_VARIANT, C_VIEW, C_OFFSET = range(4)
-_PIN_ME, _PIN_OPP = 7, 8
-"""``variant_turn``'s ``I_PIN_ME``, ``I_PIN_OPP`` (the row's pins, from the side on turn)."""
 
 
 def obs_params(config) -> np.ndarray:
@@ -51,7 +49,6 @@ if not PURE_PYTHON:
     from ..core.variant_turn import I_PIN_ME, I_PIN_OPP
     from .context_kernels import games_contexts
 
-    assert (I_PIN_ME, I_PIN_OPP) == (_PIN_ME, _PIN_OPP)
     _TESAURO = games_kernel("tesauro")
     _COMPACT = games_kernel("compact")
 
@@ -99,7 +96,7 @@ if not PURE_PYTHON:
             sides[0] = side
             games_contexts(s.reshape((1, s.size)), rules, sides, out, base, params[C_VARIANT])
             info = vt[1]
-            _pins(out[0, base:], s[_batch.TURN], side, info[i, _PIN_ME], info[i, _PIN_OPP])
+            _pins(out[0, base:], s[_batch.TURN], side, info[i, I_PIN_ME], info[i, I_PIN_OPP])
 
     @njit(cache=True)
     def encode_variant_games(state, me, opp, sides, out, vt, rules, params, compact):
