@@ -21,9 +21,9 @@ CORE = {
     RULES: ["actions", "board", "moves", "magriel", "outcome", "position", "svg", "notation",
             "match_id", "cube", "variants"],
     KERNELS: ["move_kernels", "kernel_io", "dice_kernels", "mask_kernels", "fast",
-              "pubeval_kernels", "batch", "batch_variants", "sudden_death_kernels",
+              "pubeval_kernels", "batch",
               "batch_opponents", "batch_match", "game_kernels", "engine",
-              "variant_kernels", "variant_search", "variant_turn", "variant_rows"],
+              "variant_kernels", "variant_search", "variant_turn", "batch_variants", "batch_rules"],
     GAME: ["start", "game", "match", "__init__"],
 }
 

@@ -3,12 +3,12 @@ kernels over arrays (the fast path of vector environments).
 
 Rules source: ``docs/RULES.md`` §1-§7, through :mod:`bg_env.core.game` (the truth: this
 module follows it decision by decision and is tested against it, in lockstep, on random
-games) and the move kernels of :mod:`bg_env.core.mask_kernels`. Variants: those whose
-checkers move as in standard play (nackgammon, hypergammon1..3, longgammon, nuclear) and
-sudden death; the variant's columns of the rules array and its rules are in
-:mod:`bg_env.core.batch_variants` and :mod:`bg_env.core.sudden_death_kernels`. The
-variant's kind of moves (``rules[R_KIND]``) is dispatched on in :func:`_start_play`,
-:func:`_apply_move`, :func:`_settle` and :func:`_end_turn`.
+games) and the move kernels of :mod:`bg_env.core.mask_kernels`. Every variant: the rules
+array carries its start layout, its largest win and the nuclear bomb
+(:mod:`bg_env.core.batch_rules`); the variants whose moves are not standard (Plakoto,
+Caucasian, Long Nardy, sudden death) play their turns through the per-row kernels of
+:mod:`bg_env.core.batch_variants`, passed to the turn kernels as their last argument
+``vt`` (``None`` for standard moves).
 
 State of game ``i`` (:class:`Games` holds the arrays):
 
@@ -42,17 +42,15 @@ import numpy as np
 from numba import njit
 
 from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
-from .batch_variants import (K_FIRST_HIT, R_BOMB, R_KIND, cap_kind, explode_side, set_start,
-                             variant_columns)
+from .batch_rules import R_BOMB, cap_kind, explode_side, set_start, variant_columns
+from .batch_variants import (
+    VariantRows, clear_pins, fresh_first_roll, move_row, open_row_turn, outcome_row, swap_row,
+    turn_mask, uses_variant_turn,
+)
 from .dice_kernels import die_from
 from .mask_kernels import mask_into, turn_plan
 from .move_kernels import apply_move_kernel, loss_kind_kernel, use_die_kernel
 from .outcome import GAMMON_RULES
-from .sudden_death_kernels import hit_play_longest, hit_play_mask_into, hit_play_plan
-from .variant_rows import (
-    VariantRows, fresh_first_roll, move_row, open_row_turn, outcome_row, reset_pins, swap_row,
-    turn_mask, uses_variant_turn,
-)
 
 __all__ = ["Games", "act", "reset_games", "OUTCOMES"]
 
@@ -62,19 +60,17 @@ MOVES_LEFT, LARGER_ONLY, N_DICE, DIE0 = 6, 7, 8, 9  # DIE0..DIE0+3: the dice sti
 ROLL0, ROLL1, TURNS, WINNER, OUTCOME, POINTS = 13, 14, 15, 16, 17, 18
 N_PLAYED, PLAYED0 = 19, 20  # PLAYED0..PLAYED0+3: this turn's moves, action + 150 * hit
 BOMB_OWNER = 24  # nuclear: -1 while nobody owns the bomb, else the side that may set it off
-HIT_PLAY = 25  # sudden death: 1 when this turn's play may end in a hit (sudden_death_kernels)
-N_COLUMNS = 26
+N_COLUMNS = 25
 
 # phases (the order of the observation's phase one-hot)
 P_CUBE, P_TAKE, P_BEAVER_TAKE, P_MOVE, P_OVER = 0, 1, 2, 3, 4
 
 OUTCOMES = ("single", "gammon", "backgammon", "drop", "hit", "mother")
-"""Names of the ``OUTCOME`` codes 0..5 (``hit``: a sudden-death win; ``mother``: a pinned
-Plakoto mother, :data:`~.variant_rows.K_MOTHER`)."""
-O_DROP, O_HIT = 3, 4
+"""Names of the ``OUTCOME`` codes 0..5 (4 and 5: :data:`~.batch_variants.K_HIT`,
+:data:`~.batch_variants.K_MOTHER`)."""
 
 # columns of the rules array (see Games.__init__); the variant's columns follow
-# (bg_env.core.batch_variants: R_KIND, R_BOMB, R_MAX_KIND, R_START...)
+# (bg_env.core.batch_rules: R_BOMB, R_MAX_KIND, R_START...)
 R_CUBE, R_JACOBY, R_BEAVER, R_AUTO_DOUBLES, R_MAX_CUBE, R_GAMMONS, R_ARITHMETIC = range(7)
 
 _U = np.uint64
@@ -163,12 +159,13 @@ def _may_bomb(s, rules):
 @njit(cache=True)
 def _set_off_bomb(s, me, opp, rules, seeds, i, fn, st):
     """Nuclear (:meth:`Game._set_off_bomb`): every blot of both sides to the bar, the bomb
-    to the opponent; then the side on turn doubles or rolls as usual."""
+    to the opponent; then the side on turn doubles or rolls as usual (nuclear's moves are
+    standard: no ``vt``)."""
     explode_side(me)
     explode_side(opp)
     s[BOMB_OWNER] = 1 - s[TURN]
     if not _may_double(s, rules):
-        _roll_and_play(s, me, opp, rules, seeds, i, fn, st)
+        _roll_and_play(s, me, opp, seeds, i, fn, st)
 
 
 @njit(cache=True)
@@ -213,11 +210,10 @@ def _all_off(side):
 
 # ---------------------------------------------------------------- turn sequence
 @njit(cache=True)
-def _start_play(s, me, opp, rules, d1, d2, vt=None, i=0):
+def _start_play(s, me, opp, d1, d2, vt=None, i=0):
     """The dice are rolled: plan the play (:meth:`Game._start_play`); a turn with no
-    playable die is ended by :func:`_settle`. The dispatch on the variant's kind of moves
-    (``rules[R_KIND]``): sudden death plans a play that may end in a hit; with ``vt`` (the
-    turns of :mod:`~.variant_rows`, kind ``K_TURN``) row ``i``'s turn is searched."""
+    playable die is ended by :func:`_settle`. ``vt``: the variant turns
+    (:mod:`~.batch_variants`) of a variant whose moves are not standard, else ``None``."""
     s[PHASE] = P_MOVE
     s[ROLL0] = d1
     s[ROLL1] = d2
@@ -230,28 +226,20 @@ def _start_play(s, me, opp, rules, d1, d2, vt=None, i=0):
         s[DIE0 + 1] = d2
         s[DIE0 + 2:DIE0 + 4] = 0
     s[N_PLAYED] = 0
-    s[HIT_PLAY] = 0
     if vt is not None:
         s[MOVES_LEFT] = open_row_turn(vt, i, me, opp, d1, d2)
         s[LARGER_ONLY] = 0
         return
-    if rules[R_KIND] == K_FIRST_HIT:
-        hit_play, longest = hit_play_plan(me, opp, d1, d2)
-        if hit_play:
-            s[HIT_PLAY] = 1
-            s[MOVES_LEFT] = longest
-            s[LARGER_ONLY] = 0
-            return
     moves, larger = turn_plan(me, opp, d1, d2)
     s[MOVES_LEFT] = moves
     s[LARGER_ONLY] = larger
 
 
 @njit(cache=True)
-def _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt=None):
+def _roll_and_play(s, me, opp, seeds, i, fn, st, vt=None):
     """Roll the dice and plan the play."""
     d1 = _next_die(seeds, i, fn, st)
-    _start_play(s, me, opp, rules, d1, _next_die(seeds, i, fn, st), vt, i)
+    _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st), vt, i)
 
 
 @njit(cache=True)
@@ -261,13 +249,13 @@ def _begin_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
     if _may_double(s, rules) or _may_bomb(s, rules):
         s[PHASE] = P_CUBE
     else:
-        _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
+        _roll_and_play(s, me, opp, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
 def _variant_ends(s, me, opp, rules, vt, i):
-    """A ``K_TURN`` variant's game ends after the play (``variant_outcome``: bear-off or
-    a pinned mother): finish it and return ``True``."""
+    """A variant's game ends after the play (``variant_outcome``: bear-off, a pinned
+    mother, a hit in sudden death): finish it and return ``True``."""
     winner, kind, multiplier = outcome_row(vt, i, me, opp, rules)
     if winner < 0:
         return False
@@ -277,14 +265,11 @@ def _variant_ends(s, me, opp, rules, vt, i):
 
 @njit(cache=True)
 def _end_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
-    """The play is complete: the game ends when the mover is off, else the other side
-    takes the turn (:meth:`Game._end_turn`); in sudden death the game ends at a hit."""
+    """The play is complete: the game ends when the mover is off (or a variant's rule
+    ends it), else the other side takes the turn (:meth:`Game._end_turn`)."""
     if vt is not None:
         if _variant_ends(s, me, opp, rules, vt, i):
             return
-    elif rules[R_KIND] == K_FIRST_HIT and opp[25] > 0:
-        _finish(s, s[TURN], O_HIT, s[CUBE_VALUE])  # a single game (RULES.md §7)
-        return
     elif _all_off(me):
         kind = cap_kind(loss_kind_kernel(opp, True), rules)
         _finish(s, s[TURN], kind, _score(kind, s, rules))
@@ -305,25 +290,15 @@ def _end_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
 
 @njit(cache=True)
 def _apply_move(s, me, opp, action, vt=None, i=0):
-    """Play one checker move (unchecked), log it and use its die. In a sudden-death play
-    that may end in a hit (``HIT_PLAY``) the moves still to make are those of the longest
-    play left, none after a hit; with ``vt``, those of row ``i``'s searched turn."""
+    """Play one checker move (unchecked), log it and use its die."""
     if vt is not None:
         hit, s[MOVES_LEFT] = move_row(vt, i, me, opp, action)
-        code = action + 150 * hit
+        s[PLAYED0 + s[N_PLAYED]] = action + 150 * hit
     else:
-        code = apply_move_kernel(me, opp, action)
-    s[PLAYED0 + s[N_PLAYED]] = code
+        s[PLAYED0 + s[N_PLAYED]] = apply_move_kernel(me, opp, action)
+        s[MOVES_LEFT] -= 1
     s[N_PLAYED] += 1
     s[N_DICE] = use_die_kernel(s, DIE0, s[N_DICE], action % 6 + 1)
-    if vt is not None:
-        return
-    if s[HIT_PLAY] == 0:
-        s[MOVES_LEFT] -= 1
-    elif code >= 150:
-        s[MOVES_LEFT] = 0
-    else:
-        s[MOVES_LEFT] = hit_play_longest(me, opp, s[DIE0:DIE0 + 4], s[N_DICE])
 
 
 @njit(cache=True)
@@ -352,11 +327,9 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
             continue
         if vt is not None:
             count, only = turn_mask(vt, i, mask)
-        elif s[HIT_PLAY]:
-            count, only = hit_play_mask_into(me, opp, s[DIE0:DIE0 + 4], s[N_DICE], mask)
         else:
-            count, only = mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE],
-                                     s[MOVES_LEFT], s[LARGER_ONLY], mask)
+            count, only = mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
+                                     s[LARGER_ONLY], mask)
         if count != 1:
             return
         mask[only] = 0
@@ -367,10 +340,10 @@ def _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
 def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     """A new game from the variant's start (:meth:`Game.opening`): each side rolls one
     die, ties re-rolled (doubling up to ``auto_doubles`` times, within ``max_cube``), the
-    higher die plays both (with ``vt``, a variant with a fresh first roll rolls again)."""
+    higher die plays both (Long Nardy's fresh first roll with ``vt``)."""
     set_start(me, opp, rules)
     if vt is not None:
-        reset_pins(vt, i)
+        clear_pins(vt, i)
     s[:] = 0
     s[CUBE_VALUE] = 1
     s[CUBE_OWNER] = -1
@@ -389,9 +362,11 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
             s[CUBE_VALUE] = nxt
     s[TURN] = 0 if a > b else 1
     if vt is not None and fresh_first_roll(vt):
-        _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
+        a = _next_die(seeds, i, fn, st)
+        b = _next_die(seeds, i, fn, st)
+        _start_play(s, me, opp, a, b, vt, i)
     else:
-        _start_play(s, me, opp, rules, max(a, b), min(a, b), vt, i)
+        _start_play(s, me, opp, max(a, b), min(a, b), vt, i)
     _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
 
@@ -408,11 +383,11 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
         elif action == BOMB:
             _set_off_bomb(s, me, opp, rules, seeds, i, fn, st)
         else:
-            _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
+            _roll_and_play(s, me, opp, seeds, i, fn, st, vt)
     else:
         taker = 1 - s[TURN] if phase == P_TAKE else s[TURN]
         if action == DROP:
-            _finish(s, 1 - taker, O_DROP, s[CUBE_VALUE])
+            _finish(s, 1 - taker, 3, s[CUBE_VALUE])
         elif action == BEAVER:
             s[CUBE_VALUE] = s[PENDING]
             s[PENDING] = next_cube_kernel(s[PENDING], rules[R_ARITHMETIC])
@@ -421,7 +396,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
             s[CUBE_VALUE] = s[PENDING]
             s[CUBE_OWNER] = 1 - s[TURN]
             s[CUBE_TURNED] = 1
-            _roll_and_play(s, me, opp, rules, seeds, i, fn, st, vt)
+            _roll_and_play(s, me, opp, seeds, i, fn, st, vt)
     _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
 
@@ -453,8 +428,8 @@ def _random_action(seeds, i, mask):
 # ---------------------------------------------------------------- batch kernels
 @njit(cache=True)
 def reset_games(state, me, opp, seeds, rules, mask, which, vt=None):
-    """Start a new game in every ``i`` with ``which[i]`` (``vt``: the variant turns of a
-    ``K_TURN`` variant, :attr:`Games.kernel_variant_args`)."""
+    """Start a new game in every ``i`` with ``which[i]`` (``vt``: the variant turns, when
+    the variant's moves are not standard)."""
     for i in range(state.shape[0]):
         if which[i]:
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
@@ -475,9 +450,7 @@ class Games:
 
     Args:
         n: how many games.
-        rules: a :class:`~bg_env.core.game.Rules` (any variant: its kind of moves is
-            :func:`bg_env.core.batch_variants.kernel_kind`; a ``K_TURN`` variant's turns
-            live in :attr:`variant_rows`, passed to the kernels as their last argument).
+        rules: a :class:`~bg_env.core.game.Rules`.
     """
 
     def __init__(self, n: int, rules) -> None:
@@ -498,7 +471,8 @@ class Games:
         self.seeds = np.zeros(n, dtype=np.uint64)
         self.variant_rows = (VariantRows(n, rules.variant)
                              if uses_variant_turn(rules.variant) else None)
-        """The variant turns (:mod:`~.variant_rows`) of a ``K_TURN`` variant, else ``None``."""
+        """The variant turns (:mod:`~.batch_variants`) when the variant's moves are not
+        standard, else ``None``."""
         self.seed(None)
 
     def seed(self, seed=None) -> None:
@@ -517,11 +491,11 @@ class Games:
         """Start new games (all, or where ``which`` is true)."""
         if which is None:
             which = np.ones(self.n, dtype=bool)
-        reset_games(self.state, self.me, self.opp, self.seeds, self.rules, self.mask, which,
-                    *self.kernel_variant_args)
+        vt = None if self.variant_rows is None else self.variant_rows.kernel_args
+        reset_games(self.state, self.me, self.opp, self.seeds, self.rules, self.mask, which, vt)
 
     @property
     def kernel_variant_args(self) -> tuple:
-        """``(vt,)``, the turn kernels' last argument, for a ``K_TURN`` variant, else
-        ``()``."""
+        """``(vt,)`` for the turn kernels' last argument when the variant's moves are not
+        standard, else ``()``."""
         return () if self.variant_rows is None else (self.variant_rows.kernel_args,)

@@ -120,26 +120,27 @@ def _game_reward(m, s, side, equity, pre, post):
 # ------------------------------------------------------------------ the episode loop
 @njit(cache=True)
 def _match_turns(opponent, s, me, opp, seeds, i, rules, crawford_rules, mask, m, side,
-                 max_turns, equity, pre, post, reward, plan):
+                 max_turns, equity, pre, post, reward, plan, vt=None):
     """The opponent decides until ``side`` must act, finished games recorded (their
     rewards added to ``reward[i]``) and the next game of the match started; returns 0
     then, 1 when the match is over, 2 when a game was truncated at ``max_turns``.
-    ``plan``: the opponents' scratch (:func:`bg_env.core.batch_opponents._opponents_turns`)."""
+    ``plan``: the opponents' scratch (:func:`bg_env.core.batch_opponents._opponents_turns`);
+    ``vt``: the variant turns (:mod:`~.batch_variants`), if any."""
     while True:
         status = _opponents_turns(opponent, s, me, opp, seeds, i,
                                   game_rules(m, rules, crawford_rules), mask, side, max_turns,
-                                  plan)
+                                  plan, vt)
         if status != 1:
             return status
         reward[i] += _game_reward(m, s, side, equity, pre, post)
         if m[M_WINNER] >= 0:
             return 1
-        open_row(s, me, opp, game_rules(m, rules, crawford_rules), mask, seeds, i, 0, 0)
+        open_row(s, me, opp, game_rules(m, rules, crawford_rules), mask, seeds, i, 0, 0, vt)
 
 
 @njit(cache=True)
 def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, match, length,
-                  which, sides, learner, max_turns, equity, pre, post, reward):
+                  which, sides, learner, max_turns, equity, pre, post, reward, vt=None):
     """New matches to ``length`` against ``opponent`` where ``which[i]``: the learner's side
     is ``learner`` (0 or 1), or drawn from the game's generator when ``learner < 0``; the
     opponent plays until the learner must decide (a match that ends or is truncated first
@@ -153,16 +154,16 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
             new_match(match[i], length)
             reward[i] = 0.0
             open_row(state[i], me[i], opp[i], game_rules(match[i], rules, crawford_rules),
-                     mask[i], seeds, i, 0, 0)
+                     mask[i], seeds, i, 0, 0, vt)
             if _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, crawford_rules,
                             mask[i], match[i], sides[i], max_turns, equity, pre, post,
-                            reward, plan) == 0:
+                            reward, plan, vt) == 0:
                 break
 
 
 @njit(cache=True)
 def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, match, sides,
-                 actions, max_turns, equity, pre, post, reward, status):
+                 actions, max_turns, equity, pre, post, reward, status, vt=None):
     """The learner of match ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again (the match's next games started as games end). ``status[i]``: 0 the
     match goes on, 1 it is over, 2 a game was truncated, 3 the action was illegal (nothing
@@ -170,12 +171,12 @@ def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, m
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not _act(state[i], me[i], opp[i], seeds, i,
-                    game_rules(match[i], rules, crawford_rules), mask[i], actions[i]):
+                    game_rules(match[i], rules, crawford_rules), mask[i], actions[i], vt):
             status[i] = 3
             continue
         status[i] = _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
                                  crawford_rules, mask[i], match[i], sides[i], max_turns, equity,
-                                 pre, post, reward, plan)
+                                 pre, post, reward, plan, vt)
 
 
 @njit(cache=True)

@@ -83,10 +83,12 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan):
 
 
 @njit(cache=True)
-def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan):
+def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan,
+                     vt=None):
     """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
     over, 2 when truncated (``max_turns > 0`` turns reached first; the environments check
-    it after every decision). ``plan``: ``int64[5]`` scratch for pubeval's play."""
+    it after every decision). ``plan``: ``int64[5]`` scratch for pubeval's play; ``vt``:
+    the variant turns (:mod:`~.batch_variants`; pubeval plays only standard moves)."""
     plan[0] = -1  # no play planned for this game yet
     while True:
         if s[PHASE] == P_OVER:
@@ -96,13 +98,13 @@ def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turn
         if actor(s) == side:
             return 0
         action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan)
-        if not _act(s, me, opp, seeds, i, rules, mask, action):
+        if not _act(s, me, opp, seeds, i, rules, mask, action, vt):
             raise RuntimeError("the opponent's action is not legal")
 
 
 @njit(cache=True)
 def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, learner,
-                   max_turns):
+                   max_turns, vt=None):
     """New games against ``opponent`` where ``which[i]``: the learner's side is ``learner``
     (0 or 1), or drawn from the game's generator when ``learner < 0``; the opponent plays
     until the learner must decide (a game that ends first is replayed)."""
@@ -112,22 +114,22 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
             continue
         while True:
             sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
-            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0)
+            open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
             if _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
-                                sides[i], max_turns, plan) == 0:
+                                sides[i], max_turns, plan, vt) == 0:
                 break
 
 
 @njit(cache=True)
 def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, max_turns,
-                 status):
+                 status, vt=None):
     """The learner of game ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
     truncated, 3 the action was illegal (nothing changed)."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
-        if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i]):
+        if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt):
             status[i] = 3
             continue
         status[i] = _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
-                                     mask[i], sides[i], max_turns, plan)
+                                     mask[i], sides[i], max_turns, plan, vt)

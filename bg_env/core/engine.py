@@ -14,9 +14,10 @@ with the same dice.
 
 The legal actions are written into an ``int8[N_ACTIONS]`` mask (the environments'
 ``action_mask``). Kernels trust their input: :func:`act` expects a legal action.
-Every variant (:func:`bg_env.core.batch_variants.kernel_kind`); Plakoto, Caucasian and Long
-Nardy play their turns through the per-row kernels of :mod:`bg_env.core.variant_rows` (the
-kernels' last argument ``vt``).
+Every variant: the rules array carries the start layout, the largest win and the nuclear
+bomb (:mod:`bg_env.core.batch_rules`); the variants whose moves are not standard play their
+turns through the per-row kernels of :mod:`bg_env.core.batch_variants` (the kernels' last
+argument ``vt``).
 
 :class:`EngineGame` holds one such game for an environment: its arrays, its mask and the
 addresses of the generator's bit generator. The addresses are read from the generator
@@ -43,7 +44,7 @@ __all__ = ["open_game", "act", "EngineGame"]
 
 @njit(cache=True)
 def open_game(s, me, opp, rules, mask, fn, st, vt=None):
-    """A new game from the variant's start (:meth:`Game.opening`): each side rolls one die,
+    """A new game from the standard start (:meth:`Game.opening`): each side rolls one die,
     ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both.
     ``fn`` and ``st`` are the generator's ``ctypes`` ``next_uint32`` and
     ``state_address``; ``vt`` the variant turns (:attr:`Games.kernel_variant_args
@@ -64,8 +65,8 @@ def act(s, me, opp, rules, mask, action, fn, st, vt=None):
 
 
 class EngineGame:
-    """One money game on the kernels, its dice drawn from the numpy ``Generator``
-    passed to :meth:`open` and :meth:`act` (as :class:`~bg_env.core.game.Game` draws them).
+    """One money game on the kernels, its dice drawn from the numpy ``Generator`` passed
+    to :meth:`open` and :meth:`act` (as :class:`~bg_env.core.game.Game` draws them).
 
     Attributes:
         games: the game's arrays (a :class:`~bg_env.core.batch.Games` of one row).
@@ -73,7 +74,8 @@ class EngineGame:
         phase, actor, turns: after the last call (``P_OVER`` when the game is over).
 
     Args:
-        rules: a :class:`~bg_env.core.game.Rules`.
+        rules: a :class:`~bg_env.core.game.Rules` (standard moves, or a variant of
+            :mod:`~bg_env.core.batch_variants`).
     """
 
     def __init__(self, rules) -> None:

@@ -205,7 +205,7 @@ class StartAnywhere:
         rules = games.game_rules
         cube = dict(turn=s[b.TURN], cube_value=s[b.CUBE_VALUE], cube_owner=s[b.CUBE_OWNER],
                     cube_turned=bool(s[b.CUBE_TURNED]), turns=s[b.TURNS],
-                    bomb_owner=s[b.BOMB_OWNER])
+                    bomb_owner=int(s[b.BOMB_OWNER]))
         if phase == b.P_MOVE:
             game = cls.from_position(position, None, rules, dice=(s[b.ROLL0], s[b.ROLL1]),
                                      played=[c % 150 for c in played], **cube)

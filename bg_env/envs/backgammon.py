@@ -60,7 +60,6 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
 from ..core.match import Match
 from ..core.position import Position, render_text
-from ..core.variants import get_variant
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import context_space, encode_context, standard_view
 from .frame import game_frame
@@ -83,8 +82,9 @@ from .wrappers import (  # (the wrappers are also importable from here, as befor
 if not PURE_PYTHON:
     from ..core.batch import P_OVER
     from ..core.engine import EngineGame
-    from .context_kernels import block_start, engine_context_kernels, games_contexts, variant_index
-    from .engine_obs import encode_variant_games, obs_params, variant_engine_kernels
+    from .engine_obs import (
+        encode_engine_games, encoder_extra, engine_obs_extra, engine_obs_kernels, uses_engine_obs,
+    )
 
 __all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError", "START_OPTIONS", "CUBE_DEFAULT"]
 
@@ -116,9 +116,9 @@ class raw_env(AECEnv):
     """Backgammon without wrappers: an illegal action raises :class:`IllegalActionError`
     and leaves the state unchanged. See the module docstring.
 
-    Speed: a money game started without options runs on the array kernels of
-    :class:`bg_env.core.engine.EngineGame` in every variant (with or without the context
-    block), its dice drawn from ``np_random`` exactly as
+    Speed: a money game of any variant (with or without the context block and the cube)
+    started without options runs on the array kernels of
+    :class:`bg_env.core.engine.EngineGame`, its dice drawn from ``np_random`` exactly as
     :class:`~bg_env.core.game.Game` draws them. Reading :attr:`game` (or an accessor that
     uses it: ``position_id()``, ``dice``, ``render()``, ...) or an illegal action hands the
     game over to a :class:`~bg_env.core.game.Game` that plays the rest of it, the same
@@ -176,34 +176,22 @@ class raw_env(AECEnv):
         self._encoder = None
         if self._engine is not None:
             games = self._engine.games
-            self._encoder = (games_kernel(self.config.observation), games.state, games.me,
-                             games.opp, self._engine_sides, self._obs_shape, self._obs_dtype)
+            kernel, self._encoder_extra = games_kernel(self.config.observation), ()
+            self._obs_extra = (self._next_obs,)  # the open/act kernels' last arguments
+            self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
+            if uses_engine_obs(self.config, games):  # the context block, a variant's turns
+                kernel, self._open_kernel, self._act_kernel = (
+                    encode_engine_games, *engine_obs_kernels())
+                self._encoder_extra = encoder_extra(self.config, games)
+                self._obs_extra = engine_obs_extra(self.config, games, self._next_obs)
+            self._encoder = (kernel, games.state, games.me, games.opp, self._engine_sides,
+                             self._obs_shape, self._obs_dtype)
             self._next_obs_row = self._next_obs[0]
-            self._context, self._encoder_extra = None, ()
-            if games.variant_rows is not None:  # a variant's searched turns (engine_obs)
-                self._derive_variant_turns(games)
-            elif self.config.uses_context:  # (the block's start and the variant's slot)
-                encoder = self.config.observation
-                self._context = (block_start(encoder), variant_index(get_variant(self.config.game_rules.variant)))
-                self._open_kernel, self._act_kernel = engine_context_kernels(encoder)
-                self._extra = (self._next_obs, self._context[1])
-            else:
-                self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
-                self._extra = (self._next_obs,)
-
-    def _derive_variant_turns(self, games) -> None:
-        """:meth:`_derive` for Plakoto, Caucasian and Long Nardy: the kernels of
-        :mod:`bg_env.envs.engine_obs` encode the board and the context block."""
-        extra = (obs_params(self.config), self.config.observation == "compact")
-        self._open_kernel, self._act_kernel = variant_engine_kernels()
-        self._extra = (self._next_obs, *extra)
-        self._encoder = (encode_variant_games, *self._encoder[1:])
-        self._encoder_extra = (games.variant_rows.kernel_args, games.rules, *extra)
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("_encoder", "_open_kernel", "_act_kernel", "_next_obs_row", "_context",
-                     "_extra", "_encoder_extra"):
+        for name in ("_encoder", "_open_kernel", "_act_kernel", "_next_obs_row", "_obs_extra",
+                     "_encoder_extra"):
             state.pop(name, None)
         return state
 
@@ -220,12 +208,6 @@ class raw_env(AECEnv):
             self._fast = False
             self._game = Game.from_games(self._engine.games, 0)
         return self._game
-
-    @property
-    def on_kernels(self) -> bool:
-        """Whether the game being played runs on the kernels now (the fast path), not on a
-        :class:`~bg_env.core.game.Game` (reading :attr:`game` hands it over)."""
-        return self._fast
 
     @game.setter
     def game(self, value: Game) -> None:
@@ -252,8 +234,6 @@ class raw_env(AECEnv):
             kernel, state, me, opp, sides, shape, dtype = self._encoder
             out = np.empty(shape, dtype)
             kernel(state, me, opp, sides[side], out, *self._encoder_extra)  # encode_games
-            if self._context is not None:
-                games_contexts(state, engine.games.rules, sides[side], out, *self._context)
             return {"observation": out[0], "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
         g = self.game
         # Fresh arrays at every call (encoding is one kernel call: cheaper than caching
@@ -300,7 +280,7 @@ class raw_env(AECEnv):
         self.agents = self.possible_agents[:]
         if not options:
             if self._engine is not None and self._engine.open_with(
-                    self._open_kernel, rng, *self._extra):
+                    self._open_kernel, rng, *self._obs_extra):
                 self._fast = True
                 self._reset_bookkeeping(self._engine.actor)
                 self._sync()
@@ -330,7 +310,7 @@ class raw_env(AECEnv):
             action = action_index(action)  # numpy integers pass; 3.7 raises
         engine = self._engine
         if self._fast and engine.act_with(self._act_kernel, action, self.np_random,
-                                          *self._extra):
+                                          *self._obs_extra):
             self._cumulative_rewards[agent] = 0
             self.rewards = dict.fromkeys(self.agents, 0)
             if engine.phase != P_OVER and self.config.max_turns is None:
@@ -411,6 +391,12 @@ class raw_env(AECEnv):
         return self.game
 
     # ------------------------------------------------------------- accessors
+    @property
+    def on_kernels(self) -> bool:
+        """Whether the game being played runs on the kernels now (the fast path), not on a
+        :class:`~bg_env.core.game.Game` (reading :attr:`game` hands it over)."""
+        return self._fast
+
     @property
     def position(self) -> Position:
         """The board from the side of the agent to act."""

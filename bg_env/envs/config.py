@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from ..core.batch_variants import K_TURN, kernel_kind
 from ..core.game import Rules
 from ..core.match import MET_MAX_AWAY, Match
+from ..core.variants import get_variant
 from .observation import ENCODERS
 
 __all__ = ["EnvConfig", "REWARDS", "MATCH_REWARDS", "RENDER_MODES", "CUBE_DEFAULT", "game_info",
@@ -74,22 +74,22 @@ class EnvConfig:
     @property
     def batch_kernels_apply(self) -> bool:
         """Whether the single-game engine (:mod:`bg_env.core.engine`, the AEC env's fast
-        path) can play these games: money games of every variant
-        (:func:`bg_env.core.batch_variants.kernel_kind`; Plakoto, Caucasian and Long Nardy
-        through :mod:`bg_env.core.variant_rows`), with or without the context block. Match
-        play runs on :class:`~bg_env.core.game.Game`."""
+        path) can play these games: money games of every variant, with or without the
+        context block and the cube. Match play runs on :class:`~bg_env.core.game.Game`.
+        The vector envs cover more (:attr:`vector_kernels_apply`)."""
         return not self.match_length
 
     @property
     def vector_kernels_apply(self) -> bool:
         """Whether the batched vector envs (:class:`bg_env.envs.kernel_batch.KernelBatch`)
-        can play these games on the kernels: the variants the kernels play
-        (:func:`bg_env.core.batch_variants.kernel_kind`: standard, nackgammon,
-        hypergammon1..3, longgammon, sudden death, nuclear), money or match, with or
-        without the cube and the context block. Not yet Plakoto, Caucasian and Long Nardy
-        (kind ``K_TURN``: their turns need :mod:`bg_env.core.variant_rows`' arrays passed
-        through the batch opponents' kernels)."""
-        return kernel_kind(self.game_rules.variant) != K_TURN
+        can play these games on the kernels: standard games and the variants whose checkers
+        move as in standard play (nackgammon, hypergammon1..3, longgammon, nuclear) or that
+        only end at a hit (sudden death), money or match, with or without the cube and the
+        context block. (Plakoto, Caucasian and Long Nardy play on the engine too, but the
+        vector env's observations have no pins and no Long Nardy view yet:
+        :func:`~bg_env.envs.kernel_batch.kernels_play` follows this test.)"""
+        variant = get_variant(self.game_rules.variant)
+        return variant.standard_moves or variant.name == "sudden_death"
 
     @property
     def uses_context(self) -> bool:

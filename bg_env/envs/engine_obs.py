@@ -1,8 +1,10 @@
-"""The AEC env's observation kernels for the engine's games of the variants whose moves are
-not standard (Plakoto, Caucasian, Long Nardy: :mod:`bg_env.core.variant_rows`): the
-encoder's board part (:mod:`bg_env.envs.observation`), Long Nardy's board in the standard
-view, and the context block (:mod:`bg_env.envs.context_kernels`'s, then the Plakoto pins;
-a money game).
+"""The AEC env's observation kernels for the engine's games of every variant, with or
+without the context block (standard games without it use the plain kernels of
+:func:`bg_env.envs.observation.engine_kernels`): the encoder's board part
+(:mod:`bg_env.envs.observation`), Long Nardy's board in the standard view, and the context
+block (:mod:`bg_env.envs.context`: the variant, the nuclear bomb, the Plakoto pins; a money
+game). The variants whose moves are not standard pass their turns ``vt``
+(:mod:`bg_env.core.batch_variants`: the pins live there); the others pass ``None``.
 
 The same vectors as :meth:`raw_env.observe <bg_env.envs.backgammon.raw_env.observe>` makes
 from a :class:`~bg_env.core.game.Game` (tested in lockstep in
@@ -16,13 +18,17 @@ the board is drawn in the standard view, and where the context block starts.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
+from ..core import batch as _batch
+from ..core.batch_rules import R_BOMB
 from ..core.game import PURE_PYTHON
 from ..core.variants import get_variant
 from .context import VARIANT_ORDER
 from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 
-__all__ = ["obs_params", "variant_engine_kernels", "encode_variant_games"]
+__all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
+           "engine_obs_kernels", "encode_engine_games", "games_bombs"]
 
 C_ON, C_VARIANT, C_VIEW, C_OFFSET = range(4)
 
@@ -41,13 +47,52 @@ def obs_params(config) -> np.ndarray:
     return out
 
 
-if not PURE_PYTHON:
-    from numba import njit
+def uses_engine_obs(config, games) -> bool:
+    """Whether the engine's observations of ``config``'s games (``games``: the engine's
+    :class:`~bg_env.core.batch.Games`) come from these kernels: with the context block, or
+    in a variant whose moves are not standard."""
+    return config.uses_context or games.variant_rows is not None
 
-    from ..core import batch as _batch
+
+def engine_obs_extra(config, games, out) -> tuple:
+    """The arguments the kernels of :func:`engine_obs_kernels` take after the engine's
+    own (``EngineGame`` passes ``vt`` itself when the variant has turns; ``None`` stands in
+    for it otherwise): ``(out, params, compact)``."""
+    vt = () if games.variant_rows is not None else (None,)
+    return (*vt, out, obs_params(config), config.observation == "compact")
+
+
+def encoder_extra(config, games) -> tuple:
+    """The arguments :func:`encode_engine_games` takes after ``out``."""
+    vt = None if games.variant_rows is None else games.variant_rows.kernel_args
+    return (games.rules, vt, obs_params(config), config.observation == "compact")
+
+
+@njit(cache=True)
+def _bomb(o, s, side):
+    """Nuclear: the bomb owned by ``side``, by his opponent, and whether ``side`` may set it
+    off now, into the block ``o`` (:func:`~bg_env.envs.context.encode_context`)."""
+    owner = s[_batch.BOMB_OWNER]
+    o[11] = owner == side
+    o[12] = owner == 1 - side
+    o[13] = (s[_batch.PHASE] == _batch.P_CUBE and s[_batch.TURN] == side
+             and (owner == -1 or owner == side))
+
+
+@njit(cache=True)
+def games_bombs(state, rules, sides, out, base):
+    """Nuclear: the bomb's slots of the block of every game seen by ``sides[i]`` into
+    ``out[i, base:]`` (the rest of the block left as it is; the vector env's block);
+    nothing outside nuclear."""
+    if rules[R_BOMB] == 0:
+        return
+    for i in range(state.shape[0]):
+        _bomb(out[i, base:], state[i], sides[i])
+
+
+if not PURE_PYTHON:
     from ..core import engine as _engine
     from ..core.variant_turn import I_PIN_ME, I_PIN_OPP
-    from .context_kernels import games_contexts
 
     _TESAURO = games_kernel("tesauro")
     _COMPACT = games_kernel("compact")
@@ -66,8 +111,9 @@ if not PURE_PYTHON:
         state2 = s.reshape((1, s.size))
         sides = np.empty(1, np.int64)
         sides[0] = side
-        mine, theirs = me.copy(), opp.copy()
-        if params[C_VIEW]:
+        mine, theirs = me, opp
+        if params[C_VIEW]:  # (copies only for Long Nardy's view)
+            mine, theirs = me.copy(), opp.copy()
             if side == s[_batch.TURN]:
                 _standard_view(opp, theirs)
             else:
@@ -79,28 +125,34 @@ if not PURE_PYTHON:
             _TESAURO(state2, me2, opp2, sides, out)
 
     @njit(cache=True)
-    def _pins(o, turn, side, pin_me, pin_opp):
-        """The context block's pins from ``side`` into ``o`` (the block; ``pin_me``,
-        ``pin_opp``: the pins of the side on turn ``turn`` and of the other)."""
-        mine, theirs = (pin_me, pin_opp) if side == turn else (pin_opp, pin_me)
+    def _pins(o, s, side, pins):
+        """Plakoto's pins from ``side`` (``pins``: the side on turn's, then the other's)."""
+        mine, theirs = (pins[0], pins[1]) if side == s[_batch.TURN] else (pins[1], pins[0])
         for p in range(1, 25):
             o[13 + p] = (mine >> p) & 1
             o[37 + p] = (theirs >> (25 - p)) & 1
 
     @njit(cache=True)
     def _encode(s, me, opp, rules, side, out, vt, i, params, compact):
-        """Row ``i``'s observation from ``side`` into ``out[0]`` (``out``: ``(1, size)``)."""
+        """Row ``i``'s observation from ``side`` into ``out[0]`` (``out``: ``(1, size)``):
+        the board, then the context block into ``out[0, offset:]`` when it is on."""
         _board(s, me, opp, side, out, compact, params)
         if params[C_ON]:
-            base, sides = params[C_OFFSET], np.empty(1, np.int64)
-            sides[0] = side
-            games_contexts(s.reshape((1, s.size)), rules, sides, out, base, params[C_VARIANT])
-            info = vt[1]
-            _pins(out[0, base:], s[_batch.TURN], side, info[i, I_PIN_ME], info[i, I_PIN_OPP])
+            o = out[0, params[C_OFFSET]:]
+            o[:] = 0
+            o[params[C_VARIANT]] = 1
+            if rules[R_BOMB] != 0:
+                _bomb(o, s, side)
+            if vt is not None:
+                info = vt[1]
+                pins = np.empty(2, np.int64)
+                pins[0], pins[1] = info[i, I_PIN_ME], info[i, I_PIN_OPP]
+                _pins(o, s, side, pins)
 
     @njit(cache=True)
-    def encode_variant_games(state, me, opp, sides, out, vt, rules, params, compact):
-        """Every row's observation from ``sides[i]`` into ``out[i]``."""
+    def encode_engine_games(state, me, opp, sides, out, rules, vt, params, compact):
+        """Every row's observation from ``sides[i]`` into ``out[i]`` (the arguments after
+        ``out``: :func:`encoder_extra`)."""
         for i in range(state.shape[0]):
             _encode(state[i], me[i], opp[i], rules, sides[i], out[i:i + 1], vt, i, params,
                     compact)
@@ -121,12 +173,12 @@ if not PURE_PYTHON:
         return phase, actor, turns
 
 
-def variant_engine_kernels():
+def engine_obs_kernels():
     """``(open_kernel, act_kernel)`` for :meth:`EngineGame.open_with
-    <bg_env.core.engine.EngineGame.open_with>` and ``act_with`` with a variant's turns:
-    each plays as :func:`~bg_env.core.engine.open_game` / ``act`` do, then encodes the
-    observation of the side to act into ``extra = (out, params, compact)`` (``out``:
-    ``(1, size)``; ``params``: :func:`obs_params`; ``compact``: the ``"compact"`` encoder).
+    <bg_env.core.engine.EngineGame.open_with>` and ``act_with``: each plays as
+    :func:`~bg_env.core.engine.open_game` / ``act`` do, then encodes the observation of the
+    side to act into ``extra`` (:func:`engine_obs_extra`: ``out`` of shape ``(1, size)``;
+    ``params``: :func:`obs_params`; ``compact``: the ``"compact"`` encoder).
 
     Raises:
         RuntimeError: the kernels are off (pure Python).

@@ -20,13 +20,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import batch, batch_match, batch_opponents
-from ..core.batch_variants import K_FIRST_HIT, R_BOMB, kernel_kind
+from ..core.batch_rules import R_BOMB
+from ..core.batch_variants import uses_variant_turn
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from ..core.match import MET_MAX_AWAY, match_equity
 from .config import EnvConfig
 from .context import context_space, encode_contexts
-from .context_kernels import games_bombs
+from .engine_obs import games_bombs
 from .observation import encode_games, observation_space
 
 __all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play"]
@@ -44,11 +45,12 @@ KERNEL_OPPONENTS = tuple(batch_opponents.OPPONENTS)
 def kernels_play(opponent, config: EnvConfig) -> bool:
     """Whether :class:`KernelBatch` plays ``config``'s games against ``opponent``: a
     kernel opponent, a variant the kernels play; pubeval (whose kernel picks among
-    standard plays) not in sudden death, where a hit ends the play."""
+    standard plays) only where the moves are standard (not in sudden death, where a hit
+    ends the play)."""
     if not (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS
             and config.vector_kernels_apply):
         return False
-    return opponent != "pubeval" or kernel_kind(config.game_rules.variant) != K_FIRST_HIT
+    return opponent != "pubeval" or not uses_variant_turn(config.game_rules.variant)
 
 
 class KernelBatch:
@@ -85,7 +87,7 @@ class KernelBatch:
             raise ValueError(
                 f"variant={self.config.game_rules.variant!r}: the batched kernels do not play "
                 f"it against {opponent!r} (they play standard games and the variants with "
-                "standard moves, sudden death and nuclear); use make_vec_env")
+                "standard moves, sudden death (random opponent) and nuclear); use make_vec_env")
         if self.config.render_mode is not None:
             raise ValueError("render_mode: the batched kernels do not render; use GymVecEnv")
         self.num_envs = int(num_envs)
@@ -152,10 +154,11 @@ class KernelBatch:
             batch_match.step_matches(code, g.state, g.me, g.opp, g.seeds, g.rules,
                                      self._crawford_rules, g.mask, self.match, self.sides, actions,
                                      self.max_turns, self._equity, *self._met, self._reward,
-                                     self.status)
+                                     self.status, *g.kernel_variant_args)
         else:
             batch_opponents.step_against(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
-                                         self.sides, actions, self.max_turns, self.status)
+                                         self.sides, actions, self.max_turns, self.status,
+                                         *g.kernel_variant_args)
         rewards = self._reward.astype(np.float32)
         self._reward[:] = 0.0
         dones = self.status != RUNNING
@@ -212,10 +215,12 @@ class KernelBatch:
             batch_match.start_matches(code, g.state, g.me, g.opp, g.seeds, g.rules,
                                       self._crawford_rules, g.mask, self.match,
                                       self.match_length, which, self.sides, self.learner,
-                                      self.max_turns, self._equity, *self._met, self._reward)
+                                      self.max_turns, self._equity, *self._met, self._reward,
+                                      *g.kernel_variant_args)
         else:
             batch_opponents.start_episodes(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
-                                           which, self.sides, self.learner, self.max_turns)
+                                           which, self.sides, self.learner, self.max_turns,
+                                           *g.kernel_variant_args)
 
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""

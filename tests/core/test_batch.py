@@ -1,6 +1,6 @@
 """The batched game kernels (``bg_env.core.batch``) in lockstep with :class:`Game`, in
-standard play and in the variants the kernels play (their start layouts, sudden death's
-hit, the nuclear bomb).
+standard play and in the variants whose checkers move as in standard play (their start
+layouts, the nuclear bomb; the other variants' turns: ``test_batch_variants.py``).
 
 Both are driven by the same dice: the Game gets a Python copy of the batch's generator
 (splitmix64 and Lemire's bounded integers), so the same seed gives the same rolls, and
@@ -21,6 +21,7 @@ pytest.importorskip("numba")
 from bg_env.actions import BOMB, N_ACTIONS, ROLL, TAKE  # noqa: E402
 from bg_env.core import batch  # noqa: E402
 from bg_env.core.game import Game, Phase, Rules  # noqa: E402
+from bg_env.envs.context import VARIANT_ORDER  # noqa: E402
 from bg_env.envs.observation import ENCODERS, encode, encode_games  # noqa: E402
 from helpers import SplitMix  # noqa: E402
 
@@ -34,7 +35,7 @@ RULES = {
     "small_cube": Rules(max_cube=4, gammons="none", beaver=True),
 }
 KERNEL_VARIANTS = ("nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",
-                   "sudden_death", "nuclear")
+                   "nuclear")
 VARIANT_RULES = {
     **{f"{v}-nocube": Rules(cube=False, variant=v) for v in KERNEL_VARIANTS},
     **{f"{v}-cube": Rules(variant=v, beaver=True, jacoby=v == "nuclear") for v in KERNEL_VARIANTS},
@@ -133,14 +134,16 @@ def test_lockstep_with_game_many(name):
 @pytest.mark.parametrize("name", list(VARIANT_RULES))
 def test_variant_lockstep_with_game(name):
     steps, seed = 0, 0
-    while steps < 80 and seed < 60:  # short games (hypergammon1, sudden death): more of them
+    while steps < 80 and seed < 60:  # short games (hypergammon1): more of them
         steps += play_lockstep(VARIANT_RULES[name], seed)
         seed += 1
     assert steps >= 80
 
 
 def test_variants_start_as_game():
-    for variant in KERNEL_VARIANTS:
+    """One start mechanism for every variant (the rules array's layout), those whose moves
+    are not standard included."""
+    for variant in VARIANT_ORDER:
         games = batch.Games(1, Rules(variant=variant))
         games.state[0, batch.PHASE] = batch.P_OVER
         start = Game(Rules(variant=variant)).variant.start_position()
@@ -149,26 +152,6 @@ def test_variants_start_as_game():
         board = Game.from_games(games, 0).turn_start or Game.from_games(games, 0).position
         assert sum(board.me) == sum(board.opp) == sum(start.me), variant
         assert board.me == start.me and board.opp == start.opp, variant
-
-
-def test_sudden_death_ends_at_the_first_hit():
-    """Many games: each ends in a hit (one point times the cube) or a single game."""
-    rules = Rules(cube=False, variant="sudden_death")
-    games = batch.Games(64, rules)
-    games.seed(3)
-    games.reset()
-    legal = np.zeros(64, dtype=bool)
-    for _ in range(3000):
-        if (games.state[:, batch.PHASE] == batch.P_OVER).all():
-            break
-        actions = np.array([np.flatnonzero(m)[0] if m.any() else -1 for m in games.mask])
-        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
-                  actions, legal)
-    s = games.state
-    assert (s[:, batch.PHASE] == batch.P_OVER).all()
-    outcomes = {batch.OUTCOMES[o] for o in s[:, batch.OUTCOME]}
-    assert "hit" in outcomes and outcomes <= {"hit", "single"}
-    assert (s[:, batch.POINTS] == 1).all()
 
 
 def test_nuclear_bomb_sends_every_blot_to_the_bar():

@@ -1,5 +1,5 @@
 """The variants whose moves are not standard on the kernel state machine
-(:mod:`bg_env.core.variant_rows` through :mod:`bg_env.core.batch` and
+(:mod:`bg_env.core.batch_variants` through :mod:`bg_env.core.batch` and
 :mod:`bg_env.core.engine`), in lockstep with :class:`Game` (which plays them through
 :class:`~bg_env.core.variant_turn.KernelVariantTurn`).
 
@@ -22,7 +22,7 @@ pytest.importorskip("numba")
 
 from bg_env.actions import N_ACTIONS, ROLL, TAKE  # noqa: E402
 from bg_env.core import batch  # noqa: E402
-from bg_env.core.variant_rows import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
+from bg_env.core.batch_variants import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
 from bg_env.core.engine import EngineGame  # noqa: E402
 from bg_env.core.game import Game, Phase, Rules  # noqa: E402
 from bg_env.core.variant_turn import I_PIN_ME, I_PIN_OPP, KernelVariantTurn  # noqa: E402
@@ -30,7 +30,11 @@ from bg_env.core.variants import PinnedPosition, get_variant  # noqa: E402
 from helpers import SplitMix  # noqa: E402
 from variant_cases import cases  # noqa: E402
 
-VARIANTS = ("plakoto", "caucasian", "long_nardy")
+VARIANTS = ("plakoto", "caucasian", "long_nardy", "sudden_death")
+PIN_VARIANTS = ("plakoto", "caucasian", "long_nardy")
+"""The variants of the brute-force reference's random boards (tests/variant_cases.py)."""
+MIN_STEPS = {"plakoto": 100, "caucasian": 100, "long_nardy": 100, "sudden_death": 20}
+"""Decisions four games make at least (sudden death ends at the first hit)."""
 
 
 def rules_of(variant: str, cube: bool) -> Rules:
@@ -140,14 +144,14 @@ def play_engine_lockstep(rules: Rules, seed: int) -> int:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_batch_lockstep_with_game(variant, cube):
     steps = sum(play_batch_lockstep(rules_of(variant, cube), seed) for seed in range(4))
-    assert steps > 100
+    assert steps > MIN_STEPS[variant]
 
 
 @pytest.mark.parametrize("cube", [False, True])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_engine_lockstep_with_game(variant, cube):
     steps = sum(play_engine_lockstep(rules_of(variant, cube), seed) for seed in range(4))
-    assert steps > 100
+    assert steps > MIN_STEPS[variant]
 
 
 @pytest.mark.slow
@@ -155,6 +159,26 @@ def test_engine_lockstep_with_game(variant, cube):
 def test_engine_lockstep_many(variant):
     for seed in range(4, 60):
         play_engine_lockstep(rules_of(variant, seed % 2 == 0), seed)
+
+
+def test_sudden_death_ends_at_the_first_hit():
+    """Many games on the vt path: each ends in a hit (one point) or a single game."""
+    rules = Rules(cube=False, variant="sudden_death")
+    games = batch.Games(64, rules)
+    games.seed(3)
+    games.reset()
+    legal = np.zeros(64, dtype=bool)
+    for _ in range(3000):
+        if (games.state[:, batch.PHASE] == batch.P_OVER).all():
+            break
+        actions = np.array([np.flatnonzero(m)[0] if m.any() else -1 for m in games.mask])
+        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                  actions, legal, *games.kernel_variant_args)
+    s = games.state
+    assert (s[:, batch.PHASE] == batch.P_OVER).all()
+    outcomes = {batch.OUTCOMES[o] for o in s[:, batch.OUTCOME]}
+    assert "hit" in outcomes and outcomes <= {"hit", "single"}
+    assert (s[:, batch.POINTS] == 1).all()
 
 
 def test_plakoto_mother_ends_a_double_game():
@@ -193,7 +217,7 @@ def test_long_nardy_first_roll_may_be_a_double():
 def test_row_turn_is_the_kernel_turn(variant):
     """Row 2 of a batch of rows plays a turn as KernelVariantTurn does (mask, moves left,
     board after each move), the other rows untouched."""
-    from bg_env.core.variant_rows import move_row, open_row_turn
+    from bg_env.core.batch_variants import move_row, open_row_turn
 
     rnd = random.Random(variant)
     v = get_variant(variant)
@@ -219,8 +243,61 @@ def test_row_turn_is_the_kernel_turn(variant):
 def test_only_non_standard_moves_use_the_row_turns():
     assert [v for v in ("standard", "nackgammon", "nuclear", "plakoto", "caucasian",
                         "long_nardy", "sudden_death") if uses_variant_turn(v)] == [
-        "plakoto", "caucasian", "long_nardy"]
+        "plakoto", "caucasian", "long_nardy", "sudden_death"]
     assert batch.Games(2, Rules()).variant_rows is None
+
+
+def check_sudden_death_turn(position, dice, rnd) -> int:
+    """One random play of ``dice`` from ``position`` on a row turn and on a Game, the
+    masks and the moves left compared at every move (sudden death: a hit ends the play);
+    returns how many moves were compared."""
+    try:
+        game = Game.from_position(position, None, Rules(cube=False, variant="sudden_death"),
+                                  dice=dice)
+    except ValueError:  # a checker on the bar: the game is already over
+        return 0
+    from bg_env.core.batch_variants import move_row, open_row_turn
+
+    vt = VariantRows(1, "sudden_death").kernel_args
+    me, opp = np.array(position.me, np.int64), np.array(position.opp, np.int64)
+    left, compared = open_row_turn(vt, 0, me, opp, *dice), 0
+    assert left == game.moves_left
+    while left:
+        where = f"{position.position_id()} {dice} after {[str(m) for m in game.played]}"
+        mask = np.zeros(N_ACTIONS, np.int8)
+        turn_mask(vt, 0, mask)
+        assert left == game.moves_left, where
+        np.testing.assert_array_equal(mask, game.legal_mask_int8(), err_msg=where)
+        action = rnd.choice(game.legal_actions())
+        game._apply_move(action)  # noqa: SLF001 - one move, forced ones not played (as the row)
+        _, left = move_row(vt, 0, me, opp, action)
+        compared += 1
+    return compared
+
+
+def test_sudden_death_row_turn_is_the_game_turn_on_random_boards():
+    """eng-std's sudden-death mask cases (random boards), on the vt path."""
+    from helpers import random_cases
+
+    rnd = random.Random(0)
+    compared = sum(check_sudden_death_turn(p, d, rnd) for _, p, d in random_cases(300, seed=7))
+    assert compared > 250
+
+
+def test_sudden_death_hit_ends_the_play():
+    # x on 13 and 8 with 6-5: 13/8 hits nothing, 13/7* and 8/2* hit (and end the play).
+    from helpers import pos
+
+    position = pos("x 13:1 8:1; o 7:1 2:1 24:13")
+    assert check_sudden_death_turn(position, (6, 5), random.Random(1)) >= 1
+    vt = VariantRows(1, "sudden_death").kernel_args
+    me, opp = np.array(position.me, np.int64), np.array(position.opp, np.int64)
+    from bg_env.core.batch_variants import open_row_turn
+
+    open_row_turn(vt, 0, me, opp, 6, 5)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    turn_mask(vt, 0, mask)
+    assert mask[(13 - 1) * 6 + 6 - 1] and mask[(8 - 1) * 6 + 6 - 1]  # 13/7* and 8/2*
 
 
 def _row_copy(rows: VariantRows, i: int) -> tuple:
@@ -234,7 +311,7 @@ def _row_restore(rows: VariantRows, i: int, saved: tuple) -> None:
 def row_results(variant: str, pos, dice) -> set:
     """Every board a complete play reaches, by trying each legal next move of row 1's turn
     in turn (the other rows hold other turns)."""
-    from bg_env.core.variant_rows import move_row, open_row_turn
+    from bg_env.core.batch_variants import move_row, open_row_turn
 
     rows = VariantRows(3, variant)
     vt = rows.kernel_args
@@ -282,7 +359,7 @@ def test_the_seed_fixtures_on_the_row_turns(variant, position_id, dice):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cases(list(VARIANTS)))
+@given(cases(list(PIN_VARIANTS)))
 def test_the_row_turns_reach_the_reference_results(case):
     """On random boards of each variant (tests/variant_cases.py), the complete plays of a
     row's turn reach exactly the boards of the brute-force reference."""
