@@ -25,7 +25,7 @@ State of game ``i`` (:class:`Games` holds the arrays):
 
 The turn kernels (``open_row``, ``step_row``, ``_settle``...) also serve
 :mod:`bg_env.core.engine`, whose one game draws its dice from a numpy ``Generator``: they
-take the dice source as ``seeds, i, fn, st`` and draw through :func:`_next_die`.
+take the dice source as ``seeds, i, fn, st`` and draw through :func:`~bg_env.core.dice_kernels.next_die`.
 
 Decisions with one answer are not asked, as in :class:`~bg_env.core.game.Game`: no cube
 question when doubling is not allowed, no step when no die can be played, and a checker
@@ -47,7 +47,7 @@ from .batch_variants import (
     VariantRows, clear_pins, fresh_first_roll, move_row, open_row_turn, outcome_row, swap_row,
     turn_mask, uses_variant_turn,
 )
-from .dice_kernels import die_from
+from .dice_kernels import below, next_die
 from .mask_kernels import mask_into, turn_plan
 from .move_kernels import apply_move_kernel, loss_kind_kernel, use_die_kernel
 from .outcome import GAMMON_RULES
@@ -72,51 +72,6 @@ OUTCOMES = ("single", "gammon", "backgammon", "drop", "hit", "mother")
 # columns of the rules array (see Games.__init__); the variant's columns follow
 # (bg_env.core.batch_rules: R_BOMB, R_MAX_KIND, R_START...)
 R_CUBE, R_JACOBY, R_BEAVER, R_AUTO_DOUBLES, R_MAX_CUBE, R_GAMMONS, R_ARITHMETIC = range(7)
-
-_U = np.uint64
-
-
-# --------------------------------------------------------------------- randomness
-@njit(cache=True)
-def _next_u32(seeds, i):
-    """The next 32 random bits of game ``i`` (splitmix64, high half)."""
-    z = seeds[i] + _U(0x9E3779B97F4A7C15)
-    seeds[i] = z
-    z = (z ^ (z >> _U(30))) * _U(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> _U(27))) * _U(0x94D049BB133111EB)
-    z = z ^ (z >> _U(31))
-    return z >> _U(32)
-
-
-@njit(cache=True)
-def _below(seeds, i, n):
-    """A uniform integer in ``0..n-1`` (Lemire's unbiased method)."""
-    bound = _U(n)
-    m = _next_u32(seeds, i) * bound
-    low = m & _U(0xFFFFFFFF)
-    if low < bound:
-        threshold = (_U(0x100000000) - bound) % bound
-        while low < threshold:
-            m = _next_u32(seeds, i) * bound
-            low = m & _U(0xFFFFFFFF)
-    return np.int64(m >> _U(32))
-
-
-@njit(cache=True)
-def _die(seeds, i):
-    return _below(seeds, i, 6) + 1
-
-
-@njit(cache=True)
-def _next_die(seeds, i, fn, st):
-    """One die from the dice source: game ``i``'s generator in ``seeds``, or, with
-    ``seeds`` None, the numpy bit generator whose ``ctypes`` ``next_uint32`` and
-    ``state_address`` are ``fn`` and ``st`` (:func:`bg_env.core.dice_kernels.die_from`). Numba
-    resolves the branch when it compiles, from the type of ``seeds``."""
-    if seeds is None:
-        return die_from(fn, st)
-    return _die(seeds, i)
-
 
 # ------------------------------------------------------------------------- rules
 @njit(cache=True)
@@ -238,8 +193,8 @@ def _start_play(s, me, opp, d1, d2, vt=None, i=0):
 @njit(cache=True)
 def _roll_and_play(s, me, opp, seeds, i, fn, st, vt=None):
     """Roll the dice and plan the play."""
-    d1 = _next_die(seeds, i, fn, st)
-    _start_play(s, me, opp, d1, _next_die(seeds, i, fn, st), vt, i)
+    d1 = next_die(seeds, i, fn, st)
+    _start_play(s, me, opp, d1, next_die(seeds, i, fn, st), vt, i)
 
 
 @njit(cache=True)
@@ -352,8 +307,8 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     s[OUTCOME] = -1
     ties = 0
     while True:
-        a = _next_die(seeds, i, fn, st)
-        b = _next_die(seeds, i, fn, st)
+        a = next_die(seeds, i, fn, st)
+        b = next_die(seeds, i, fn, st)
         if a != b:
             break
         nxt = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
@@ -362,8 +317,8 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
             s[CUBE_VALUE] = nxt
     s[TURN] = 0 if a > b else 1
     if vt is not None and fresh_first_roll(vt):
-        a = _next_die(seeds, i, fn, st)
-        b = _next_die(seeds, i, fn, st)
+        a = next_die(seeds, i, fn, st)
+        b = next_die(seeds, i, fn, st)
         _start_play(s, me, opp, a, b, vt, i)
     else:
         _start_play(s, me, opp, max(a, b), min(a, b), vt, i)
@@ -416,7 +371,7 @@ def _random_action(seeds, i, mask):
     for a in range(N_ACTIONS):
         if mask[a]:
             count += 1
-    k = _below(seeds, i, count)
+    k = below(seeds, i, count)
     for a in range(N_ACTIONS):
         if mask[a]:
             if k == 0:

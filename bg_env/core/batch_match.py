@@ -34,8 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .batch import POINTS, WINNER, _act, _below, open_row
+from .batch import POINTS, WINNER, _act, open_row
 from .batch_opponents import _opponents_turns
+from .dice_kernels import below
 
 __all__ = ["M_COLUMNS", "M_LENGTH", "M_SCORE0", "M_CRAWFORD", "M_GAMES", "M_CRAWFORD_GAMES",
            "M_WINNER", "new_match", "record_game", "match_equity_kernel", "post_crawford",
@@ -150,7 +151,7 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
         if not which[i]:
             continue
         while True:
-            sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
+            sides[i] = learner if learner >= 0 else below(seeds, i, 2)
             new_match(match[i], length)
             reward[i] = 0.0
             open_row(state[i], me[i], opp[i], game_rules(match[i], rules, crawford_rules),

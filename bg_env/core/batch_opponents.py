@@ -23,7 +23,8 @@ from numba import njit
 
 from .actions import ROLL, TAKE
 from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
-                    TURNS, _act, _below, _random_action, actor, open_row)
+                    TURNS, _act, _random_action, actor, open_row)
+from .dice_kernels import below
 from .pubeval_kernels import is_race, pubeval_best
 
 __all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "start_episodes", "step_against", "turn_start"]
@@ -113,7 +114,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
         if not which[i]:
             continue
         while True:
-            sides[i] = learner if learner >= 0 else _below(seeds, i, 2)
+            sides[i] = learner if learner >= 0 else below(seeds, i, 2)
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
             if _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
                                 sides[i], max_turns, plan, vt) == 0:

@@ -4,7 +4,7 @@
 The state is that of :mod:`bg_env.core.batch` (one row: ``state``, ``me``, ``opp``; the
 rules array), and so are the kernels, which follow :class:`~bg_env.core.game.Game`
 decision by decision. The difference is the dice source (see
-:func:`bg_env.core.batch._next_die`): here the dice are drawn from the environment's own
+:func:`bg_env.core.dice_kernels.next_die`): here the dice are drawn from the environment's own
 ``numpy.random.Generator`` (through its bit generator's documented ``ctypes`` interface,
 :func:`bg_env.core.dice_kernels.roll_dice`), exactly as :class:`~bg_env.core.game.Game` draws
 them. So a game run here is the game :class:`~bg_env.core.game.Game` plays with the same
