@@ -86,6 +86,14 @@ class CandidateNet(nn.Module):
         q = self.critic[1](h if self.shared else self.critic[0](rows))
         return logits, self._pool(valid, self._scatter(valid, q, 0.0), logits)
 
+    def candidate_outputs(self, rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The logit and the value ``q`` of each of the ``(M, N_FEATURES)`` candidate rows
+        (two ``(M,)`` tensors; one pass through a shared trunk), for supervised fitting
+        (:mod:`agents.kickstart`)."""
+        h = self.actor[0](rows)
+        q = self.critic[1](h if self.shared else self.critic[0](rows))
+        return self.actor[1](h).squeeze(-1), q.squeeze(-1)
+
     def forward_actor(self, x: torch.Tensor) -> torch.Tensor:
         valid, rows = self._rows(x)
         return self._scatter(valid, self.actor(rows), NEG)

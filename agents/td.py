@@ -122,9 +122,14 @@ class TDAgent(PlayAgent):
         variant = getattr(getattr(env, "game", None), "variant", None)
         if self.plies and (variant is None or variant.standard_moves):
             return plays[search_choice(self.net, plays, self.prune)[0]]
+        return plays[int(np.argmax(self.play_equities(plays)))]
+
+    def play_equities(self, plays: list[Play]) -> np.ndarray:
+        """The network's cubeless equity of each play's afterstate, from the mover's side
+        (0-ply, whatever ``plies``): the numbers a 0-ply choice maximises."""
         with torch.inference_mode():
             v = self.net(torch.from_numpy(plays_features(plays))).numpy()
-        return plays[int(np.argmax(numpy_equity(v)))]
+        return numpy_equity(v)
 
     @classmethod
     def load(cls, path: str, plies: int = 0, prune: int | None = 8) -> "TDAgent":

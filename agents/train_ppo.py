@@ -54,6 +54,7 @@ from . import load_agent
 from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
+from .kickstart import kickstart
 from .model_files import load_torch_file, load_torch_member
 from .ppo import ACTIVATIONS, PPOAgent
 from .ppo_policy import POOLINGS, CandidatePolicy
@@ -148,6 +149,19 @@ class PPOConfig:
     """Write a checkpoint every this many steps."""
     torch_threads: int = 1
     """Threads torch may use in the learner's process (each worker process uses one)."""
+    kickstart: str = ""
+    """Teacher of the optional kickstart stage before PPO (:mod:`agents.kickstart`): an
+    agent spec that rates plays (``"td"``, ``"td:PATH"``), or ``""`` for none. A new run
+    fits the actor and critic to the teacher's self-play decisions, saves that policy as
+    ``kickstart.zip``, then runs PPO from it; ``--resume`` does not redo it."""
+    kickstart_games: int = 2000
+    """Teacher self-play games recorded for the kickstart."""
+    kickstart_epochs: int = 8
+    """Passes of the supervised fit over the recorded decisions."""
+    kickstart_temperature: float = 0.05
+    """The actor's target is ``softmax(teacher equity / kickstart_temperature)``."""
+    kickstart_lr: float = 3e-3
+    """Adam learning rate of the kickstart fit (PPO's own optimiser is untouched)."""
     max_minutes: float = 0.0
     """Stop training after this many minutes of wall time, resumed runs counted together
     (0 = no limit), then run the final evaluation; the learning-rate decay still assumes
@@ -161,7 +175,9 @@ class PPOConfig:
                          "eval_games", "checkpoint_every", "torch_threads")
         require_at_least(self, 0, "eval_every", "final_eval_games", "max_minutes",
                          "target_kl", "ent_coef", "vf_coef")
-        for name in ("learning_rate", "clip_range", "max_grad_norm"):
+        require_at_least(self, 1, "kickstart_games", "kickstart_epochs")
+        for name in ("learning_rate", "clip_range", "max_grad_norm", "kickstart_temperature",
+                     "kickstart_lr"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected a positive number")
         for name in ("gamma", "gae_lambda"):
@@ -401,11 +417,28 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
             state["snapshots"] = list(saved["snapshots"])
         else:
             model = new_model(cfg, venv, schedule, device)
+            if cfg.kickstart:
+                _kickstart(model, cfg, progress)
             snapshot(model, venv, state, cfg.pool_size)
         final = _train(model, cfg, history, state, resume, progress)
     finally:
         venv.close()
     return final
+
+
+def _kickstart(model, cfg: PPOConfig, progress: bool) -> None:
+    """The kickstart stage (:func:`agents.kickstart.kickstart`) on ``model``'s policy;
+    the result saved as ``kickstart.zip`` and its summary as ``kickstart.json``."""
+    t0 = time.time()
+    summary = kickstart(model.policy.mlp_extractor, cfg.kickstart, cfg.kickstart_games,
+                        cfg.kickstart_epochs, cfg.kickstart_temperature, cfg.kickstart_lr,
+                        cfg.batch_size, cfg.vf_coef, cfg.max_candidates, cfg.seed, progress)
+    summary["seconds"] = time.time() - t0
+    buffer = io.BytesIO()
+    model.save(buffer, exclude=_NOT_IN_MODEL)
+    _write_atomically(os.path.join(cfg.run_dir, "kickstart.zip"), buffer.getvalue())
+    with open(os.path.join(cfg.run_dir, "kickstart.json"), "w") as fh:
+        json.dump(summary, fh, indent=2)
 
 
 def _train(model, cfg: PPOConfig, history: list, state: dict, resume: bool,
