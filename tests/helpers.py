@@ -323,3 +323,54 @@ class SplitMix:
         if size is None:
             return low + self._below(high - low)
         return np.array([low + self._below(high - low) for _ in range(size)])
+
+
+def pick_roll_take(legal: list[int], rnd: random.Random) -> int:
+    """A random legal action, mostly ``roll`` and ``take`` so that games last."""
+    from bg_env.actions import ROLL, TAKE
+
+    if ROLL in legal and rnd.random() < 0.8:
+        return ROLL
+    if TAKE in legal and rnd.random() < 0.8:
+        return TAKE
+    return rnd.choice(legal)
+
+
+def batch_lockstep(rules, seed: int, assert_same) -> int:
+    """Play one random game on :class:`~bg_env.core.game.Game` and on one row of
+    :class:`bg_env.core.batch.Games` (with its variant turn rows, if any) from the same
+    dice, calling ``assert_same(game, games)`` after every decision; now and then an
+    illegal action (or one out of range) must change nothing. Returns the decisions."""
+    from bg_env.actions import N_ACTIONS
+    from bg_env.core import batch
+    from bg_env.core.game import Game, Phase
+
+    games = batch.Games(1, rules)
+    games.seed(seed)
+    dice = SplitMix(games.seeds[0])
+    games.reset()
+    game = Game(rules)
+    game.opening(dice)
+    game.settle(dice)
+    rnd = random.Random(seed)
+    legal_flag = np.zeros(1, dtype=bool)
+    vt = games.kernel_variant_args
+    steps = 0
+    assert_same(game, games)
+    while game.phase != Phase.OVER:
+        legal = game.legal_actions()
+        if rnd.random() < 0.03:
+            bad = rnd.choice([a for a in range(N_ACTIONS + 2) if a not in legal])
+            batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                      np.array([bad]), legal_flag, *vt)
+            assert not legal_flag[0]
+            assert_same(game, games)
+        action = pick_roll_take(legal, rnd)
+        game.step(action, dice)
+        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+                  np.array([action]), legal_flag, *vt)
+        assert legal_flag[0]
+        assert_same(game, games)
+        steps += 1
+    assert dice.state == int(games.seeds[0])  # the same number of draws
+    return steps

@@ -11,19 +11,17 @@ be :func:`~bg_env.envs.observation.encode`'s, from both sides, with both encoder
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
-from bg_env.actions import BOMB, N_ACTIONS, ROLL, TAKE  # noqa: E402
+from bg_env.actions import BOMB  # noqa: E402
 from bg_env.core import batch  # noqa: E402
 from bg_env.core.game import Game, Phase, Rules  # noqa: E402
 from bg_env.envs.context import VARIANT_ORDER  # noqa: E402
 from bg_env.envs.observation import ENCODERS, encode, encode_games  # noqa: E402
-from helpers import SplitMix  # noqa: E402
+from helpers import SplitMix, batch_lockstep  # noqa: E402
 
 PHASES = (Phase.CUBE, Phase.TAKE, Phase.BEAVER_TAKE, Phase.MOVE, Phase.OVER)
 RULES = {
@@ -78,44 +76,8 @@ def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:
                                           err_msg=f"{encoder} side {side}: {where}")
 
 
-def pick(legal: list[int], rnd: random.Random) -> int:
-    """Mostly roll and take, so that games last."""
-    if ROLL in legal and rnd.random() < 0.8:
-        return ROLL
-    if TAKE in legal and rnd.random() < 0.8:
-        return TAKE
-    return rnd.choice(legal)
-
-
 def play_lockstep(rules: Rules, seed: int) -> int:
-    games = batch.Games(1, rules)
-    games.seed(seed)
-    dice = SplitMix(games.seeds[0])
-    games.reset()
-    game = Game(rules)
-    game.opening(dice)
-    game.settle(dice)
-    rnd = random.Random(seed)
-    legal_flag = np.zeros(1, dtype=bool)
-    steps = 0
-    assert_same(game, games)
-    while game.phase != Phase.OVER:
-        legal = game.legal_actions()
-        if rnd.random() < 0.03:  # an illegal action (or one out of range) changes nothing
-            bad = rnd.choice([a for a in range(N_ACTIONS + 2) if a not in legal])
-            batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
-                      np.array([bad]), legal_flag)
-            assert not legal_flag[0]
-            assert_same(game, games)
-        action = pick(legal, rnd)
-        game.step(action, dice)
-        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
-                  np.array([action]), legal_flag)
-        assert legal_flag[0]
-        assert_same(game, games)
-        steps += 1
-    assert dice.state == int(games.seeds[0])  # the same number of draws
-    return steps
+    return batch_lockstep(rules, seed, assert_same)
 
 
 @pytest.mark.parametrize("name", list(RULES))

@@ -20,14 +20,14 @@ from hypothesis import HealthCheck, given, settings
 
 pytest.importorskip("numba")
 
-from bg_env.actions import N_ACTIONS, ROLL, TAKE  # noqa: E402
+from bg_env.actions import N_ACTIONS, ROLL  # noqa: E402
 from bg_env.core import batch  # noqa: E402
 from bg_env.core.batch_variants import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
 from bg_env.core.engine import EngineGame  # noqa: E402
 from bg_env.core.game import Game, Phase, Rules  # noqa: E402
 from bg_env.core.variant_turn import I_PIN_ME, I_PIN_OPP, KernelVariantTurn  # noqa: E402
 from bg_env.core.variants import PinnedPosition, get_variant  # noqa: E402
-from helpers import SplitMix  # noqa: E402
+from helpers import SplitMix, batch_lockstep, pick_roll_take  # noqa: E402
 from variant_cases import cases  # noqa: E402
 
 VARIANTS = ("plakoto", "caucasian", "long_nardy", "sudden_death")
@@ -76,45 +76,8 @@ def assert_same(game: Game, games: batch.Games, i: int = 0, mask=None) -> None:
             game.moves_left, game.dice, game.played, game.turn_start), where
 
 
-def pick(legal: list[int], rnd: random.Random) -> int:
-    """Mostly roll and take, so that games last."""
-    if ROLL in legal and rnd.random() < 0.8:
-        return ROLL
-    if TAKE in legal and rnd.random() < 0.8:
-        return TAKE
-    return rnd.choice(legal)
-
-
 def play_batch_lockstep(rules: Rules, seed: int) -> int:
-    games = batch.Games(1, rules)
-    games.seed(seed)
-    dice = SplitMix(games.seeds[0])
-    games.reset()
-    game = Game(rules)
-    game.opening(dice)
-    game.settle(dice)
-    rnd = random.Random(seed)
-    legal_flag = np.zeros(1, dtype=bool)
-    vt = games.variant_rows.kernel_args
-    steps = 0
-    assert_same(game, games)
-    while game.phase != Phase.OVER:
-        legal = game.legal_actions()
-        if rnd.random() < 0.03:  # an illegal action changes nothing
-            bad = rnd.choice([a for a in range(N_ACTIONS) if a not in legal])
-            batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
-                      np.array([bad]), legal_flag, vt)
-            assert not legal_flag[0]
-            assert_same(game, games)
-        action = pick(legal, rnd)
-        game.step(action, dice)
-        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
-                  np.array([action]), legal_flag, vt)
-        assert legal_flag[0]
-        assert_same(game, games)
-        steps += 1
-    assert dice.state == int(games.seeds[0])  # the same number of draws
-    return steps
+    return batch_lockstep(rules, seed, assert_same)
 
 
 def play_engine_lockstep(rules: Rules, seed: int) -> int:
@@ -132,7 +95,7 @@ def play_engine_lockstep(rules: Rules, seed: int) -> int:
         if game.phase == Phase.OVER:
             assert engine.result() == game.result
             break
-        action = pick(game.legal_actions(), rnd)
+        action = pick_roll_take(game.legal_actions(), rnd)
         assert engine.act(action, rng_e)
         game.step(action, rng_g)
         steps += 1
