@@ -195,12 +195,9 @@ def test_random_positions_match_the_reference(phase):
             check_plays(position, dice, legal_plays_reference(position, dice))
 
 
-@st.composite
-def boards(draw):
-    """Any legal board: up to 15 checkers a side anywhere (bar included), no shared point."""
-    me = [0] * 26
-    for _ in range(draw(st.integers(1, 15))):
-        me[draw(st.sampled_from([25] * 2 + list(range(1, 25))))] += 1
+def with_opponent(draw, me: list[int]) -> Position:
+    """The position of ``me`` (26 counts, 0 off) with up to 15 opposing checkers anywhere
+    his points are free (bar included), the rest of each side borne off."""
     opp = [0] * 26
     for _ in range(draw(st.integers(0, 15))):
         q = draw(st.integers(1, 25))
@@ -209,6 +206,15 @@ def boards(draw):
     me[0] = 15 - sum(me)
     opp[0] = 15 - sum(opp)
     return Position(tuple(me), tuple(opp))
+
+
+@st.composite
+def boards(draw):
+    """Any legal board: up to 15 checkers a side anywhere (bar included), no shared point."""
+    me = [0] * 26
+    for _ in range(draw(st.integers(1, 15))):
+        me[draw(st.sampled_from([25] * 2 + list(range(1, 25))))] += 1
+    return with_opponent(draw, me)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -233,14 +239,7 @@ def off_the_bar_boards(draw):
         me[draw(st.integers(7, 24))] += 1
     for _ in range(draw(st.integers(0, 13 - sum(me) + 2))):
         me[draw(st.integers(1, 24))] += 1
-    opp = [0] * 26
-    for _ in range(draw(st.integers(0, 15))):
-        q = draw(st.integers(1, 25))
-        if q == 25 or me[25 - q] == 0:
-            opp[q] += 1
-    me[0] = 15 - sum(me)
-    opp[0] = 15 - sum(opp)
-    return Position(tuple(me), tuple(opp))
+    return with_opponent(draw, me)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
