@@ -66,3 +66,46 @@ def cases(draw, names=NAMES):
     else:
         pos = game_position(variant, seed, draw(st.integers(0, 120)))
     return variant, pos, draw(DICE)
+
+
+SEED_FIXTURES = [
+    ("long_nardy", "CAAA/z8AAID/Pw", (4, 4), {"24/20"}, {"24/20(2)"}),
+    ("long_nardy", "AACA/z8AAID/Pw", (6, 6), {"24/18(2)"}, set()),
+    ("caucasian", "4P8BABMgAAAAAA", (4, 2), {"6/2*/off"}, set()),
+]
+"""``(variant, position_id, dice, legal, illegal)``: the seed documents' rules that the
+engine once broke (RULES.md §7): plays that must be legal and plays that must not."""
+
+
+def follow_reference(turn, variant, pos, dice, pick, check_step=None) -> None:
+    """Walk one random play through ``turn`` (a variant turn: the Python tree's or the
+    kernels') and check each step against ``variant_sequences``: the legal next actions are
+    the next moves of the reference sequences that start with the moves made; the hit
+    flags, the board after each move and the moves still to play agree; the play ends on
+    one of the reference results; the continuations are the reference's.
+    ``check_step(turn, want)``: more checks at each step (``want``: action -> Move)."""
+    from bg_env.core.variants import variant_sequences
+
+    seqs = variant_sequences(variant, pos, dice)
+    made: tuple = ()
+    current = pos
+    while True:
+        open_ = [(m, r) for m, r in seqs if tuple(x.action for x in m[: len(made)]) == made]
+        assert open_
+        want = {m[len(made)].action: m[len(made)] for m, _ in open_ if len(m) > len(made)}
+        moves = turn.next_moves()
+        assert [m.action for m in moves] == sorted(want) == turn.next_actions()
+        if check_step is not None:
+            check_step(turn, want)
+        assert all(m.hit == want[m.action].hit for m in moves)
+        assert turn.moves_to_play == max(len(m) for m, _ in open_) - len(made)
+        assert {p.result for p in turn.continuations(current)} == {r for _, r in open_}
+        if not moves:
+            assert current in {r for _, r in open_}
+            return
+        move = moves[pick.randrange(len(moves))]
+        current, hit = turn.move(move.action)
+        made += (move.action,)
+        assert hit == move.hit
+        boards = {r for m, r in open_ if len(m) == len(made) and m[-1].action == move.action}
+        assert not boards or current in boards

@@ -18,7 +18,7 @@ from bg_env.core.game import Game, Phase, Rules
 from bg_env.core.variant_turn import KernelVariantTurn
 from bg_env.core.variants import PinnedPosition, get_variant, legal_plays_variant, variant_sequences
 
-from variant_cases import NAMES, OWN_RULES, cases  # noqa: E402
+from variant_cases import NAMES, OWN_RULES, SEED_FIXTURES, cases, follow_reference  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -45,39 +45,14 @@ def test_move_by_move_the_kernels_follow_the_reference(case, pick):
     the board after each move and the moves still to play agree; the continuations are the
     reference's."""
     variant, pos, dice = case
-    seqs = variant_sequences(variant, pos, dice)
-    turn = KernelVariantTurn(variant, pos, dice)
-    made: tuple = ()
-    current = pos
-    while True:
-        open_ = [(m, r) for m, r in seqs if tuple(x.action for x in m[: len(made)]) == made]
-        assert open_
-        want = {m[len(made)].action: m[len(made)] for m, _ in open_ if len(m) > len(made)}
-        moves = turn.next_moves()
-        assert [m.action for m in moves] == sorted(want) == turn.next_actions()
+
+    def mask_agrees(turn, want):
         assert turn.mask.nonzero()[0].tolist() == sorted(want) and turn.count == len(want)
-        assert all(m.hit == want[m.action].hit for m in moves)
-        assert turn.moves_to_play == max(len(m) for m, _ in open_) - len(made)
-        assert {p.result for p in turn.continuations(current)} == {r for _, r in open_}
-        if not moves:
-            assert current in {r for _, r in open_}
-            return
-        move = moves[pick.randrange(len(moves))]
-        current, hit = turn.move(move.action)
-        made += (move.action,)
-        assert hit == move.hit
-        boards = {r for m, r in open_ if len(m) == len(made) and m[-1].action == move.action}
-        assert not boards or current in boards
+
+    follow_reference(KernelVariantTurn(variant, pos, dice), variant, pos, dice, pick, mask_agrees)
 
 
-@pytest.mark.parametrize(
-    "variant, position_id, dice, legal, illegal",
-    [
-        ("long_nardy", "CAAA/z8AAID/Pw", (4, 4), {"24/20"}, {"24/20(2)"}),
-        ("long_nardy", "AACA/z8AAID/Pw", (6, 6), {"24/18(2)"}, set()),
-        ("caucasian", "4P8BABMgAAAAAA", (4, 2), {"6/2*/off"}, set()),
-    ],
-)
+@pytest.mark.parametrize("variant, position_id, dice, legal, illegal", SEED_FIXTURES)
 def test_the_seed_rules_hold_in_the_kernels(variant, position_id, dice, legal, illegal):
     v = get_variant(variant)
     pos = v.position_from_id(position_id)

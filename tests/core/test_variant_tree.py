@@ -14,7 +14,7 @@ from bg_env.core.variants import (
 )
 from bg_env.core.variants.tree import legal_plays_tree, play_tree
 
-from variant_cases import OWN_RULES, cases  # noqa: E402
+from variant_cases import OWN_RULES, SEED_FIXTURES, cases, follow_reference  # noqa: E402
 
 
 def _reference(variant, pos, dice):
@@ -43,36 +43,10 @@ def test_move_by_move_the_turn_follows_the_reference(case, pick):
     the board after each move and the moves still to play agree; the play ends on one of
     the reference results; the continuations are the reference's."""
     variant, pos, dice = case
-    seqs = variant_sequences(variant, pos, dice)
-    turn = VariantTurn(variant, pos, dice)
-    made: tuple = ()
-    current = pos
-    while True:
-        open_ = [(m, r) for m, r in seqs if tuple(x.action for x in m[: len(made)]) == made]
-        assert open_
-        want = {m[len(made)].action: m[len(made)] for m, _ in open_ if len(m) > len(made)}
-        moves = turn.next_moves()
-        assert [m.action for m in moves] == sorted(want) == turn.next_actions()
-        assert all(m.hit == want[m.action].hit for m in moves)
-        assert turn.moves_to_play == max(len(m) for m, _ in open_) - len(made)
-        assert {p.result for p in turn.continuations(current)} == {r for _, r in open_}
-        if not moves:
-            assert current in {r for _, r in open_}
-            return
-        move = moves[pick.randrange(len(moves))]
-        current, hit = turn.move(move.action)
-        made += (move.action,)
-        assert hit == move.hit
+    follow_reference(VariantTurn(variant, pos, dice), variant, pos, dice, pick)
 
 
-@pytest.mark.parametrize(
-    "variant, position_id, dice, legal, illegal",
-    [
-        ("long_nardy", "CAAA/z8AAID/Pw", (4, 4), {"24/20"}, {"24/20(2)"}),
-        ("long_nardy", "AACA/z8AAID/Pw", (6, 6), {"24/18(2)"}, set()),
-        ("caucasian", "4P8BABMgAAAAAA", (4, 2), {"6/2*/off"}, set()),
-    ],
-)
+@pytest.mark.parametrize("variant, position_id, dice, legal, illegal", SEED_FIXTURES)
 def test_the_seed_rules_hold_through_the_tree(variant, position_id, dice, legal, illegal):
     v = get_variant(variant)
     pos = v.position_from_id(position_id)
