@@ -125,9 +125,9 @@ if not PURE_PYTHON:
             _TESAURO(state2, me2, opp2, sides, out)
 
     @njit(cache=True)
-    def _pins(o, s, side, pins):
-        """Plakoto's pins from ``side`` (``pins``: the side on turn's, then the other's)."""
-        mine, theirs = (pins[0], pins[1]) if side == s[_batch.TURN] else (pins[1], pins[0])
+    def _pins(o, s, side, on_turn, other):
+        """Plakoto's pins from ``side`` (bit masks: the side on turn's, the other's)."""
+        mine, theirs = (on_turn, other) if side == s[_batch.TURN] else (other, on_turn)
         for p in range(1, 25):
             o[13 + p] = (mine >> p) & 1
             o[37 + p] = (theirs >> (25 - p)) & 1
@@ -145,9 +145,7 @@ if not PURE_PYTHON:
                 _bomb(o, s, side)
             if vt is not None:
                 info = vt[1]
-                pins = np.empty(2, np.int64)
-                pins[0], pins[1] = info[i, I_PIN_ME], info[i, I_PIN_OPP]
-                _pins(o, s, side, pins)
+                _pins(o, s, side, info[i, I_PIN_ME], info[i, I_PIN_OPP])
 
     @njit(cache=True)
     def encode_engine_games(state, me, opp, sides, out, rules, vt, params, compact):
