@@ -2,7 +2,8 @@
 the kernels (the fast path of ``make_vec_env(n, opponent=...)``): :data:`RANDOM` (uniform
 over the legal actions, ``batch``'s opponent) or :data:`PUBEVAL` (Tesauro's pubeval).
 One episode loop and one loop of the opponent's turns serve both; only the choice
-of the opponent's action differs (:func:`_opponent_action`).
+of the opponent's action differs (:func:`_opponent_action`). Every variant: those whose
+moves are not standard pass their turns ``vt`` (:mod:`~.batch_variants`) to every kernel.
 
 The pubeval opponent
 plays as ``agents.pubeval.PubevalAgent`` does in the single envs: cubeless
@@ -11,9 +12,14 @@ pubeval scores highest (:func:`bg_env.core.pubeval_kernels.pubeval_best`), with 
 flag read from the position when it first decides (after any forced moves the game played
 for it, as ``Game.legal_continuations`` hands them to the agent).
 
-Forced moves are played by the state machine before the opponent decides; the plays are
-enumerated from the turn's start (the forced moves undone) with the turn's roll, whose
-results are the same as the continuations' (a forced move begins every legal play).
+Forced moves are played by the state machine before the opponent decides; the standard
+plays are enumerated from the turn's start (the forced moves undone) with the turn's roll,
+whose results are the same as the continuations' (a forced move begins every legal play).
+A variant's plays are its turn's own continuations from the moves made so far
+(:func:`~.batch_variants.row_plays`: a sudden-death play stops at the hit, a Caucasian
+hitter stays in its home board), the same plays ``agents.pubeval.PubevalAgent`` chooses
+among. Pubeval judges boards of the backgammon family; the vector env does not ask it to
+play Plakoto or Long Nardy (:func:`bg_env.envs.kernel_batch.kernels_play`).
 """
 
 from __future__ import annotations
@@ -24,10 +30,14 @@ from numba import njit
 from .actions import ROLL, TAKE
 from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
                     TURNS, _act, _random_action, actor, open_row)
+from .batch_variants import row_plays
 from .dice_kernels import below
-from .pubeval_kernels import is_race, pubeval_best
+from .pubeval_kernels import best_result, is_race, pubeval_best
+from .variant_kernels import BOARD
+from .variant_search import HIT_CODE
 
-__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "start_episodes", "step_against", "turn_start"]
+__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "start_episodes", "step_against", "turn_start",
+           "variant_plays", "PLAYS_CAP"]
 
 RANDOM, PUBEVAL = 0, 1
 OPPONENTS = {"random": RANDOM, "pubeval": PUBEVAL}
@@ -53,10 +63,49 @@ def turn_start(s, me, opp, start_me, start_opp):
             start_opp[25 - dest] += 1
 
 
+PLAYS_CAP = 1024
+"""How many plays the buffers of a variant's plays hold at first (four times more, and
+again, when a roll has more)."""
+
+
 @njit(cache=True)
-def _plan_play(s, me, opp, plan):
+def variant_plays(vt, i, cap=PLAYS_CAP):
+    """Row ``i``'s ways to finish its play (:func:`~.batch_variants.row_plays`) in buffers
+    made large enough (``cap`` plays at first): ``(boards, moves, lengths, n)``."""
+    while True:
+        boards = np.empty((cap, BOARD), np.int64)
+        moves = np.empty((cap, 4), np.int64)
+        lengths = np.empty(cap, np.int64)
+        table = np.empty(4 * cap, np.int64)
+        n = -1
+        try:
+            n = row_plays(vt, i, boards, moves, lengths, table)
+        except Exception:  # full: more room
+            cap *= 4
+        if n >= 0:
+            return boards, moves, lengths, n
+
+
+@njit(cache=True)
+def _plan_variant_play(s, me, opp, plan, vt, i):
+    """Pubeval's choice among the variant's ways to finish row ``i``'s play from the moves
+    made so far (``Game.legal_continuations``, as the agent is handed them), its moves into
+    ``plan`` from the turn's move ``N_PLAYED`` on."""
+    boards, moves, lengths, n = variant_plays(vt, i)
+    best = best_result(boards[:, :26], boards[:, 26:52], n, is_race(me, opp))
+    base = s[N_PLAYED]
+    for j in range(lengths[best]):
+        plan[base + j] = moves[best, j] % HIT_CODE
+
+
+@njit(cache=True)
+def _plan_play(s, me, opp, plan, vt=None, i=0):
     """Pubeval's play for the current turn into ``plan`` (its actions in playable order,
-    -1 padded)."""
+    -1 padded; ``vt``: the variant turns of a variant whose moves are not standard, for
+    row ``i``)."""
+    if vt is not None:
+        _plan_variant_play(s, me, opp, plan, vt, i)
+        return
     start_me = np.empty(26, np.int64)
     start_opp = np.empty(26, np.int64)
     turn_start(s, me, opp, start_me, start_opp)
@@ -67,7 +116,7 @@ def _plan_play(s, me, opp, plan):
 
 
 @njit(cache=True)
-def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan):
+def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt=None):
     """The opponent's next action: a uniform legal one (:data:`RANDOM`), or pubeval's
     (:data:`PUBEVAL`: the next move of its play for this turn, in ``plan[1:5]``, made when
     ``plan[0]`` is not this turn's ``TURNS``; the roll on its cube turn, the take)."""
@@ -75,7 +124,7 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan):
         return _random_action(seeds, i, mask)
     if s[PHASE] == P_MOVE:
         if plan[0] != s[TURNS]:
-            _plan_play(s, me, opp, plan[1:])
+            _plan_play(s, me, opp, plan[1:], vt, i)
             plan[0] = s[TURNS]
         return plan[1 + s[N_PLAYED]]
     if s[PHASE] == P_CUBE:
@@ -89,7 +138,8 @@ def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turn
     """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
     over, 2 when truncated (``max_turns > 0`` turns reached first; the environments check
     it after every decision). ``plan``: ``int64[5]`` scratch for pubeval's play; ``vt``:
-    the variant turns (:mod:`~.batch_variants`; pubeval plays only standard moves)."""
+    the variant turns (:mod:`~.batch_variants`) of a variant whose moves are not
+    standard."""
     plan[0] = -1  # no play planned for this game yet
     while True:
         if s[PHASE] == P_OVER:
@@ -98,7 +148,7 @@ def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turn
             return 2
         if actor(s) == side:
             return 0
-        action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan)
+        action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt)
         if not _act(s, me, opp, seeds, i, rules, mask, action, vt):
             raise RuntimeError("the opponent's action is not legal")
 

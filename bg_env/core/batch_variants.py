@@ -26,14 +26,15 @@ from .actions import N_ACTIONS
 from .batch_rules import cap_kind
 from .position import Position
 from .variant_kernels import N_PARAMS, ROW, V_FIRST_HIT_WINS, V_MOTHER, variant_params
-from .variant_search import MAX_FRONTIER, work_arrays
+from .variant_search import MAX_FRONTIER, plays_into, work_arrays, work_views
 from .variant_turn import (
-    I_COUNT, I_DICE, I_ND, I_PIN_ME, I_PIN_OPP, I_TO_PLAY, N_INFO, open_turn, play_move,
+    I_COUNT, I_CUR, I_DICE, I_ND, I_NEED, I_PIN_ME, I_PIN_OPP, I_ROWS, I_TO_PLAY, N_INFO,
+    open_turn, play_move,
 )
 from .variants import PinnedPosition, get_variant
 
 __all__ = ["VariantRows", "uses_variant_turn", "clear_pins", "fresh_first_roll", "open_row_turn",
-           "turn_mask", "move_row", "outcome_row", "swap_row", "K_HIT", "K_MOTHER"]
+           "turn_mask", "move_row", "row_plays", "outcome_row", "swap_row", "K_HIT", "K_MOTHER"]
 
 # columns of VariantRows.info after the turn's own (variant_turn.N_INFO)
 T_PIN_ME, T_PIN_OPP = N_INFO, N_INFO + 1
@@ -177,6 +178,26 @@ def move_row(vt, i, me, opp, action):
         me[p] = board[p]
         opp[p] = board[26 + p]
     return hit, info[i, I_TO_PLAY]
+
+
+@njit(cache=True)
+def row_plays(vt, i, out_rows, out_moves, out_len, table):
+    """Every distinct way to finish row ``i``'s play from the moves made so far
+    (:func:`~bg_env.core.variant_search.plays_into`, the kernel of
+    :meth:`KernelVariantTurn.continuations <bg_env.core.variant_turn.KernelVariantTurn.continuations>`):
+    the boards after them in ``out_rows`` (``me``, ``opp``, the pins), their moves
+    (``action + 150 * hit``) in ``out_moves[k, :out_len[k]]``; returns how many. The row's
+    turn is left as it was.
+
+    Raises:
+        ValueError: more plays than the buffers hold.
+    """
+    params, info, rows, flags, work = vt
+    row = info[i]
+    stack, dice, scratch, it = work_views(work)
+    return plays_into(params, rows[i, row[I_CUR]], row[I_ROWS], row[I_DICE:I_DICE + 4],
+                      row[I_ND], row[I_NEED], flags[i, 0], out_rows, out_moves, out_len, table,
+                      stack, dice, scratch, it)
 
 
 @njit(cache=True)

@@ -1,5 +1,7 @@
 """Tesauro's *pubeval* in numba kernels: the published weights, the input encoding and the
-choice of a play, for the batched pubeval opponent of the vector envs.
+choice of a play, for the batched pubeval opponent of the vector envs (among the standard
+plays, :func:`pubeval_best`, or among any result boards, :func:`best_result`: a variant's
+plays, :mod:`bg_env.core.batch_opponents`).
 
 Source. Gerald Tesauro (IBM Research), ``pubeval.c``, 1993, "provided as a public service
 to the backgammon programming community"; the same file ships in GNU Backgammon as
@@ -21,7 +23,7 @@ from numba import njit
 
 from .fast import fast_legal_plays
 
-__all__ = ["WR", "WC", "WIN_SCORE", "is_race", "pubeval_value", "pubeval_best"]
+__all__ = ["WR", "WC", "WIN_SCORE", "is_race", "pubeval_value", "best_result", "pubeval_best"]
 
 # fmt: off
 WR = np.array([
@@ -159,6 +161,22 @@ def _id_less(me_a, opp_a, me_b, opp_b):
 
 
 @njit(cache=True)
+def best_result(res_me, res_opp, n, race):
+    """The row of the best of the ``n`` result boards ``res_me[k]``/``res_opp[k]`` (the
+    mover's side, not swapped): the highest :func:`pubeval_value`, exact ties to the
+    smallest Position ID (``agents.pubeval.best_of``)."""
+    best = 0
+    best_v = -np.inf
+    for r in range(n):
+        v = pubeval_value(res_me[r], res_opp[r], race)
+        if v > best_v or (v == best_v and _id_less(res_me[r], res_opp[r],
+                                                     res_me[best], res_opp[best])):
+            best = r
+            best_v = v
+    return best
+
+
+@njit(cache=True)
 def pubeval_best(me, opp, d1, d2, race):
     """Pubeval's play for the roll ``d1-d2`` (a kernel over :func:`fast_legal_plays`).
 
@@ -166,12 +184,4 @@ def pubeval_best(me, opp, d1, d2, race):
     :func:`~bg_env.core.fast.fast_legal_plays` gives them and the row of the best.
     """
     res_me, res_opp, actions, _ = fast_legal_plays(me, opp, d1, d2)
-    best = 0
-    best_v = -np.inf
-    for r in range(res_me.shape[0]):
-        v = pubeval_value(res_me[r], res_opp[r], race)
-        if v > best_v or (v == best_v and _id_less(res_me[r], res_opp[r],
-                                                     res_me[best], res_opp[best])):
-            best = r
-            best_v = v
-    return res_me, res_opp, actions, best
+    return res_me, res_opp, actions, best_result(res_me, res_opp, res_me.shape[0], race)

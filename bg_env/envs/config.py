@@ -82,14 +82,12 @@ class EnvConfig:
     @property
     def vector_kernels_apply(self) -> bool:
         """Whether the batched vector envs (:class:`bg_env.envs.kernel_batch.KernelBatch`)
-        can play these games on the kernels: standard games and the variants whose checkers
-        move as in standard play (nackgammon, hypergammon1..3, longgammon, nuclear) or that
-        only end at a hit (sudden death), money or match, with or without the cube and the
-        context block. (Plakoto, Caucasian and Long Nardy play on the engine too, but the
-        vector env's observations have no pins and no Long Nardy view yet:
-        :func:`~bg_env.envs.kernel_batch.kernels_play` follows this test.)"""
-        variant = get_variant(self.game_rules.variant)
-        return variant.standard_moves or variant.name == "sudden_death"
+        can play these games on the kernels: every variant (standard, nackgammon,
+        hypergammon1..3, longgammon, nuclear, sudden death, Plakoto, Caucasian, Long Nardy),
+        money or match, with or without the cube and the context block
+        (:func:`~bg_env.envs.kernel_batch.kernels_play` adds which opponents)."""
+        get_variant(self.game_rules.variant)  # an unknown name raises
+        return True
 
     @property
     def uses_context(self) -> bool:

@@ -6,10 +6,12 @@ Description:
     games of one learner against a built-in opponent (``opponent="random"`` or
     ``"pubeval"``), all stepped by one call to
     the numba kernels (:class:`~bg_env.envs.kernel_batch.KernelBatch`, the engine of
-    :func:`bg_env.make_vec_env` too; money games or matches, cube and context block as
-    configured); no Stable-Baselines3 needed. Any other opponent, a variant or a
-    ``render_mode`` cannot run on the kernels: then (and for ``bg_env/BackgammonPlays-v0``, the play-level view) the result
-    is a :class:`MaskedSyncVectorEnv` of the single-game envs, with the same API.
+    :func:`bg_env.make_vec_env` too; every variant, money games or matches, cube and
+    context block as configured); no Stable-Baselines3 needed. Any other opponent, pubeval
+    in Plakoto or Long Nardy (:func:`~bg_env.envs.kernel_batch.kernels_play`) or a
+    ``render_mode`` cannot run on the kernels: then (and for
+    ``bg_env/BackgammonPlays-v0``, the play-level view) the result is a
+    :class:`MaskedSyncVectorEnv` of the single-game envs, with the same API.
 
 Observation:
     ``(N,) + single observation`` (:mod:`bg_env.envs.observation`; the play-level view's
@@ -121,7 +123,8 @@ class MaskedSyncVectorEnv(SyncVectorEnv):
 def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs) -> VectorEnv:
     """The vector entry point of ``bg_env/Backgammon-v0``: the kernels when they can
     play the configuration (:func:`~bg_env.envs.kernel_batch.kernels_play`: random or
-    pubeval opponent, a variant they play, no rendering), else a :class:`MaskedSyncVectorEnv` of
+    pubeval opponent, pubeval not in Plakoto or Long Nardy, no rendering), else a
+    :class:`MaskedSyncVectorEnv` of
     :class:`~bg_env.envs.gym_env.BackgammonEnv`."""
     config = {k: v for k, v in kwargs.items() if k not in _SINGLE_ENV_KEYS}
     if (not PURE_PYTHON and kwargs.get("render_mode") is None

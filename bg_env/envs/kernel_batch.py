@@ -10,9 +10,10 @@ action, then the random opponent's decisions until the learner must act again). 
 that ends is started again at once, in the same step (its last observation and result are
 reported in that step's info). Standard games, with or without the cube and the context
 block, money games or matches (:mod:`bg_env.core.batch_match`: with ``match_length=N`` the
-episode is a match, as in the single env), in the variants the kernels play
-(:attr:`EnvConfig.vector_kernels_apply <bg_env.envs.config.EnvConfig.vector_kernels_apply>`;
-:func:`kernels_play` says which opponents).
+episode is a match, as in the single env), in every variant (those whose moves are not
+standard through their turns, :class:`~bg_env.core.batch_variants.VariantRows`, and
+observed as the single env observes them, :mod:`bg_env.envs.vector_obs`);
+:func:`kernels_play` says which opponents.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..core import batch, batch_match, batch_opponents
 from ..core.batch_rules import R_BOMB
-from ..core.batch_variants import uses_variant_turn
+from ..core.variants import get_variant
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from ..core.match import MET_MAX_AWAY, match_equity
@@ -29,8 +30,10 @@ from .config import EnvConfig
 from .context import context_space, encode_contexts
 from .engine_obs import games_bombs
 from .observation import encode_games, observation_space
+from .vector_obs import MATCH_SLOTS, VariantObserver
 
-__all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play"]
+__all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play",
+           "pubeval_judges"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -44,13 +47,22 @@ KERNEL_OPPONENTS = tuple(batch_opponents.OPPONENTS)
 
 def kernels_play(opponent, config: EnvConfig) -> bool:
     """Whether :class:`KernelBatch` plays ``config``'s games against ``opponent``: a
-    kernel opponent, a variant the kernels play; pubeval (whose kernel picks among
-    standard plays) only where the moves are standard (not in sudden death, where a hit
-    ends the play)."""
+    kernel opponent and a variant the kernels play (every variant:
+    :attr:`EnvConfig.vector_kernels_apply <bg_env.envs.config.EnvConfig.vector_kernels_apply>`);
+    pubeval only where it judges the boards (:func:`pubeval_judges`)."""
     if not (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS
             and config.vector_kernels_apply):
         return False
-    return opponent != "pubeval" or not uses_variant_turn(config.game_rules.variant)
+    return opponent != "pubeval" or pubeval_judges(config.game_rules.variant)
+
+
+def pubeval_judges(variant) -> bool:
+    """Whether pubeval, an evaluator of standard backgammon boards, judges ``variant``'s
+    plays: the backgammon family (the two sides facing each other, a lone checker hit),
+    sudden death and Caucasian included; not Plakoto (a pinned checker is not a blot) or
+    Long Nardy (both sides move the same way round)."""
+    variant = get_variant(variant)
+    return variant.geometry == "opposite" and variant.landing == "hit"
 
 
 class KernelBatch:
@@ -86,8 +98,9 @@ class KernelBatch:
         if not kernels_play(opponent, self.config):
             raise ValueError(
                 f"variant={self.config.game_rules.variant!r}: the batched kernels do not play "
-                f"it against {opponent!r} (they play standard games and the variants with "
-                "standard moves, sudden death (random opponent) and nuclear); use make_vec_env")
+                f"it against {opponent!r} (they play every variant against 'random', and "
+                "against 'pubeval' the backgammon family: not plakoto or long_nardy, whose "
+                "boards pubeval does not judge); use make_vec_env")
         if self.config.render_mode is not None:
             raise ValueError("render_mode: the batched kernels do not render; use GymVecEnv")
         self.num_envs = int(num_envs)
@@ -118,6 +131,10 @@ class KernelBatch:
         ``max_turns``, 3 ended by an illegal action."""
         self._obs = np.zeros((self.num_envs,) + self.observation_space.shape,
                              dtype=self.observation_space.dtype)
+        self._variant_obs = (VariantObserver(self.config, self.games)
+                             if self.games.variant_rows is not None else None)
+        """The observations of the variants whose moves are not standard (pins, Long
+        Nardy's view: :mod:`bg_env.envs.vector_obs`)."""
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
 
     def seed(self, seed) -> None:
@@ -225,6 +242,13 @@ class KernelBatch:
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""
         board = self._board_size
+        if self._variant_obs is not None:
+            self._variant_obs.encode(self.sides, self._obs)
+            if self.config.uses_context and self.match_length:
+                block = np.empty_like(self._obs[:, board:])
+                self._encode_contexts(block)
+                self._obs[:, board:][:, MATCH_SLOTS] = block[:, MATCH_SLOTS]
+            return self._obs.copy()
         encode_games(self.games, self.sides, self.config.observation, self._obs[:, :board])
         if self.config.uses_context:
             self._encode_contexts(self._obs[:, board:])

@@ -8,14 +8,14 @@ Description:
     with the checker-move view, all games live in numpy arrays
     and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
     learner's action, then the opponent's decisions until the learner must act again);
-    nothing runs per game in Python but the bookkeeping of finished episodes (standard
-    games and the variants nackgammon, hypergammon1..3, longgammon, sudden death (random
-    opponent) and nuclear: money games or matches, ``match_length=N``, with or without the
-    cube and the context block; :func:`~bg_env.envs.kernel_batch.kernels_play`). Other
-    variants, other
-    opponents (agents, callables, specs) and the play-level view (``view="plays"``,
-    :mod:`bg_env.envs.play_env`) run their Gymnasium envs one after the other
-    (:class:`GymVecEnv`, Stable-Baselines3's ``DummyVecEnv``).
+    nothing runs per game in Python but the bookkeeping of finished episodes (every
+    variant: money games or matches, ``match_length=N``, with or without the cube and the
+    context block; pubeval plays every variant but Plakoto and Long Nardy, whose boards it
+    does not judge: :func:`~bg_env.envs.kernel_batch.kernels_play`). Other opponents
+    (agents, callables, specs), pubeval in Plakoto or Long Nardy, a ``render_mode`` and
+    the play-level view (``view="plays"``, :mod:`bg_env.envs.play_env`) run their
+    Gymnasium envs one after the other (:class:`GymVecEnv`, Stable-Baselines3's
+    ``DummyVecEnv``).
 
 Observation:
     ``(num_envs, size)``: the Gymnasium env's observation of each game (the learner's

@@ -49,7 +49,8 @@ def test_fast_path_is_chosen():
                    {"match_length": 5, "opponent": "pubeval", "observation": "compact"}):
         assert isinstance(make_vec_env(2, **config), BackgammonVecEnv), config
     assert isinstance(make_vec_env(2, variant="nackgammon"), BackgammonVecEnv)
-    assert isinstance(make_vec_env(2, variant="plakoto"), GymVecEnv)
+    assert isinstance(make_vec_env(2, variant="plakoto"), BackgammonVecEnv)
+    assert isinstance(make_vec_env(2, variant="plakoto", render_mode="ansi"), GymVecEnv)
     with pytest.raises(ValueError, match="view"):
         make_vec_env(2, view="boards")
     with pytest.raises(ValueError, match="num_envs"):
