@@ -399,6 +399,8 @@ def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[s
             rows["vec env 7-pt matches (kernels)"] = ("matches", _vec_stepper(**match))
             rows["vec env 7-pt matches (single envs)"] = (
                 "matches", _vec_stepper(kernels=False, **match))
+            # a variant whose moves are not standard (Plakoto: pins, its own turn kernels)
+            rows["vec env plakoto (kernels)"] = ("games", _vec_stepper(variant="plakoto"))
     else:
         skipped[VEC_ROW] = "stable-baselines3 not importable (the [train] extra)"
     spiel = _openspiel_game()

@@ -63,7 +63,7 @@ def turn_start(s, me, opp, start_me, start_opp):
             start_opp[25 - dest] += 1
 
 
-PLAYS_CAP = 1024
+PLAYS_CAP = 128
 """How many plays the buffers of a variant's plays hold at first (four times more, and
 again, when a roll has more)."""
 
