@@ -128,7 +128,7 @@ def test_gymnasium_vector_entry_point_falls_back_to_single_envs_with_masks():
     for venv in (gymnasium.make_vec("bg_env/Backgammon-v0", num_envs=2, opponent=first,
                                     vectorization_mode="vector_entry_point"),
                  gymnasium.make_vec("bg_env/Backgammon-v0", num_envs=2, variant="plakoto",
-                                    vectorization_mode="vector_entry_point"),
+                                    render_mode="ansi", vectorization_mode="vector_entry_point"),
                  gymnasium.make_vec("bg_env/BackgammonPlays-v0", num_envs=2,
                                     vectorization_mode="vector_entry_point")):
         assert isinstance(venv, MaskedSyncVectorEnv)

@@ -1,5 +1,5 @@
 """Variants through the environments: the PettingZoo env (API test, random games), the
-Gymnasium env and the vector env (which falls back from the standard-only batch kernels)."""
+Gymnasium env and the vector env (on the kernels, or the single envs for other opponents)."""
 
 from __future__ import annotations
 
@@ -57,9 +57,10 @@ def test_gym_env_plays_a_variant_against_pubeval():
 
 
 def test_vector_env_uses_the_general_path_for_variants():
-    fast = make_vec_env(2, seed=0)
+    fast = make_vec_env(2, seed=0, variant="long_nardy")
     assert isinstance(fast, BackgammonVecEnv)
-    venv = make_vec_env(3, variant="long_nardy", cube=False, seed=0)
+    venv = make_vec_env(3, variant="long_nardy", cube=False, seed=0,
+                        opponent=lambda env: env.legal_actions()[0])
     assert not isinstance(venv, BackgammonVecEnv)
     venv.reset()
     for _ in range(50):
@@ -160,7 +161,7 @@ def test_context_block_shows_who_owns_the_bomb():
     assert ctx[11:13].tolist() == [0, 1]  # now the opponent's
 
 
-def test_vector_env_plays_match_play_and_context_on_the_kernels_and_variants_on_single_envs():
+def test_vector_env_plays_match_play_context_and_variants_on_the_kernels():
     from bg_env.envs.context import CONTEXT_SIZE
     from bg_env.envs.observation import TESAURO_SIZE
 
@@ -169,8 +170,8 @@ def test_vector_env_plays_match_play_and_context_on_the_kernels_and_variants_on_
         assert isinstance(venv, BackgammonVecEnv)
         assert venv.reset().shape == (2, TESAURO_SIZE + CONTEXT_SIZE)
     venv = make_vec_env(2, seed=1, variant="plakoto")
-    assert not isinstance(venv, BackgammonVecEnv)
-    assert venv.reset().shape[0] == 2
+    assert isinstance(venv, BackgammonVecEnv)
+    assert venv.reset().shape == (2, TESAURO_SIZE + CONTEXT_SIZE)
 
 
 def test_every_env_reads_a_position_id_with_the_variant_checker_count():
@@ -192,10 +193,10 @@ def test_every_env_reads_a_position_id_with_the_variant_checker_count():
 
 
 def test_batch_vec_env_refuses_what_its_kernels_cannot_play():
-    for variant in ("plakoto", "long_nardy", "caucasian"):
-        with pytest.raises(ValueError, match=f"variant='{variant}'.*do not play"):
-            BackgammonVecEnv(2, variant=variant)
-    with pytest.raises(ValueError, match="variant='sudden_death'.*'pubeval'"):
-        BackgammonVecEnv(2, variant="sudden_death", opponent="pubeval")
-    for variant in ("hypergammon1", "nackgammon", "longgammon", "nuclear", "sudden_death"):
+    for variant in ("plakoto", "long_nardy"):
+        with pytest.raises(ValueError, match=f"variant='{variant}'.*do not play.*'pubeval'"):
+            BackgammonVecEnv(2, variant=variant, opponent="pubeval")
+    for variant in ("hypergammon1", "nackgammon", "longgammon", "nuclear", "sudden_death",
+                    "plakoto", "long_nardy", "caucasian"):
         BackgammonVecEnv(2, variant=variant)
+    BackgammonVecEnv(2, variant="sudden_death", opponent="pubeval")
