@@ -159,11 +159,22 @@ def make_case(name: str):
         venv.reset(seed=14)
         drive_gym_vector(venv, 5)
         return "gym_vector", venv
+    if name == "vector_plakoto":  # a variant turn on the kernels: pins in the observation
+        venv = make_vec_env(3, seed=15, variant="plakoto", cube=True, match_length=3)
+        venv.reset()
+        drive_vec(venv, 7)
+        return "vec", venv
+    if name == "vector_sudden_pubeval":  # pubeval choosing among the variant's plays
+        venv = make_vec_env(2, seed=16, variant="sudden_death", opponent="pubeval")
+        venv.reset()
+        drive_vec(venv, 6)
+        return "vec", venv
     raise ValueError(name)
 
 
 CASES = ("raw_kernels", "raw_mid_play", "env_wrapped", "raw_game", "raw_take", "raw_match",
-         "raw_variant", "raw_nuclear", "raw_sudden_death", "plays_aec", "gym", "gym_plays", "vector", "gym_vector")
+         "raw_variant", "raw_nuclear", "raw_sudden_death", "plays_aec", "gym", "gym_plays", "vector", "gym_vector",
+         "vector_plakoto", "vector_sudden_pubeval")
 
 
 def main(envs_file: str, traces_file: str) -> None:
