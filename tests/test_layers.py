@@ -24,7 +24,7 @@ CORE = {
               "pubeval_kernels", "batch",
               "batch_opponents", "batch_match", "game_kernels", "engine",
               "variant_kernels", "variant_search", "variant_turn", "batch_variants", "batch_rules"],
-    GAME: ["start", "game", "match", "__init__"],
+    GAME: ["start", "game", "game_cube", "match", "__init__"],
 }
 
 

@@ -24,7 +24,8 @@ Randomness comes only from the ``numpy.random.Generator`` passed in: one seed, o
 A game starts with :meth:`Game.opening`, or anywhere through the public constructors
 :meth:`Game.from_position`, ``from_match_state``, ``from_match_id`` and ``from_xgid``
 (:mod:`bg_env.core.start`). The rule options, results and cube rules live in
-:mod:`bg_env.core.cube`; the checker play on the numba kernels in
+:mod:`bg_env.core.cube`; the cube question and the answers to a double in
+:mod:`bg_env.core.game_cube`; the checker play on the numba kernels in
 :mod:`bg_env.core.game_kernels` (standard moves) and :mod:`bg_env.core.variant_turn` (the
 other variants). A Game copies and pickles (the kernels' buffers are made again in the
 copy).
@@ -36,16 +37,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, N_CHECKER_ACTIONS, ROLL, TAKE, decode_move
-from .cube import (
-    GameResult,
-    IllegalActionError,
-    Phase,
-    Rules,
-    cube_value_allowed,
-    next_cube_value,
-)
-from .cube import may_double as _cube_may_double
+from .actions import N_ACTIONS, N_CHECKER_ACTIONS, decode_move
+from .cube import GameResult, IllegalActionError, Phase, Rules, next_cube_value
+from .game_cube import CubeDecisions
 from .start import StartAnywhere, action_index, check_dice
 from .game_kernels import PURE_PYTHON, KernelMoves
 from .kernel_io import MOVES as _MOVES
@@ -53,7 +47,7 @@ from .kernel_io import new_position
 from .moves import Move, Play, dice_to_play, legal_next_moves, legal_plays, move_checker
 from .outcome import outcome, score_points
 from .position import Position
-from .variants import VariantTurn, explode, get_variant, variant_outcome
+from .variants import VariantTurn, get_variant, variant_outcome
 
 if not PURE_PYTHON:
     from .fast import legal_plays_fast
@@ -65,7 +59,7 @@ __all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_c
 
 
 @dataclass
-class Game(StartAnywhere, KernelMoves):
+class Game(StartAnywhere, KernelMoves, CubeDecisions):
     """The state of one game, advanced by :meth:`step`.
 
     ``position`` is always seen from the side on turn (``turn``); the side that must
@@ -158,12 +152,6 @@ class Game(StartAnywhere, KernelMoves):
         first = self._roll(rng) if self.variant.fresh_first_roll else (max(a, b), min(a, b))
         self._start_play(first, rng)
 
-    def _may_auto_double(self) -> bool:
-        """An opening tie doubles the stake: the cube is in play and the doubled value
-        is within ``max_cube`` (RULES.md §6)."""
-        nxt = next_cube_value(self.cube_value, self.rules.cube_progression)
-        return self.rules.cube and cube_value_allowed(nxt, self.rules)
-
     def begin_turn(self, rng, dice: tuple[int, int] | None = None) -> None:
         """Start the turn of :attr:`turn`: the cube question if allowed, else roll."""
         self.played = []
@@ -178,25 +166,10 @@ class Game(StartAnywhere, KernelMoves):
         """The side that must decide now."""
         return 1 - self.turn if self.phase == Phase.TAKE else self.turn
 
-    def may_double(self) -> bool:
-        """Whether the side on turn may double now (RULES.md §6)."""
-        return self.phase != Phase.OVER and _cube_may_double(
-            self.rules, self.cube_value, self.cube_owner, self.turn)
-
     @property
     def variant(self):
         """The :class:`~bg_env.core.variants.Variant` being played."""
         return get_variant(self.rules.variant)
-
-    def may_bomb(self) -> bool:
-        """Nuclear variant: whether the side on turn may set off the bomb now."""
-        return (
-            self.variant.bomb and self.phase != Phase.OVER and self.bomb_owner in (-1, self.turn)
-        )
-
-    def may_beaver(self) -> bool:
-        nxt = next_cube_value(self.pending_cube, self.rules.cube_progression)
-        return self.rules.beaver and cube_value_allowed(nxt, self.rules)
 
     def legal_actions(self) -> list[int]:
         """Legal actions for :attr:`actor`, ascending (call :meth:`settle` first after
@@ -207,13 +180,7 @@ class Game(StartAnywhere, KernelMoves):
             if PURE_PYTHON:
                 return sorted(m.action for m in self.legal_moves())
             return list(self._move_actions())
-        if self.phase == Phase.CUBE:
-            return [ROLL] + [DOUBLE] * self.may_double() + [BOMB] * self.may_bomb()
-        if self.phase == Phase.TAKE:
-            return [TAKE, DROP] + ([BEAVER] if self.may_beaver() else [])
-        if self.phase == Phase.BEAVER_TAKE:
-            return [TAKE, DROP]
-        return []
+        return self._cube_actions()
 
     def legal_moves(self) -> list[Move]:
         """The checker moves that start a complete legal play from here."""
@@ -259,8 +226,6 @@ class Game(StartAnywhere, KernelMoves):
         """Every distinct way to complete the current play, as :class:`Play` objects whose
         ``start`` is the current (possibly partial) position; one per resulting position.
         At the start of a turn these are exactly :func:`legal_plays` of the roll."""
-        from .moves import Play
-
         if self.phase != Phase.MOVE:
             return []
         if self._vturn is not None:
@@ -342,51 +307,9 @@ class Game(StartAnywhere, KernelMoves):
             )
         if self.phase == Phase.MOVE:
             self._move(action, rng)
-        elif self.phase == Phase.CUBE:
-            if action == DOUBLE:
-                self.offer_double()
-            elif action == BOMB:
-                self._set_off_bomb(rng)
-            else:
-                self._start_play(self._roll(rng), rng)
-        elif self.phase == Phase.TAKE:
-            self._answer(action, rng, taker=1 - self.turn)
-        else:  # BEAVER_TAKE
-            self._answer(action, rng, taker=self.turn)
+        else:
+            self._cube_step(action, rng)
         self.settle(rng)
-
-    def _set_off_bomb(self, rng) -> None:
-        """Nuclear: every blot to the bar; the bomb passes to the opponent; the side on
-        turn then doubles or rolls as usual."""
-        self.position = explode(self.position)
-        self.bomb_owner = 1 - self.turn
-        if self.events is not None:
-            self.events.append(("bomb", self.turn))
-        if not self.may_double():
-            self._start_play(self._roll(rng), rng)
-
-    def offer_double(self) -> None:
-        """The side on turn doubles: the other side must take, drop (or beaver)."""
-        self.pending_cube = next_cube_value(self.cube_value, self.rules.cube_progression)
-        self.phase = Phase.TAKE
-        if self.events is not None:
-            self.events.append(("double", self.turn, self.pending_cube))
-
-    def _answer(self, action: int, rng, taker: int) -> None:
-        if self.events is not None:
-            self.events.append(({DROP: "drop", BEAVER: "beaver"}.get(action, "take"), taker))
-        if action == DROP:
-            # the stake before this double; after a beaver, the doubled (beavered) stake
-            self._finish(1 - taker, "drop", self.cube_value, self.cube_value)
-        elif action == BEAVER:
-            self.cube_value = self.pending_cube
-            self.pending_cube = next_cube_value(self.pending_cube, self.rules.cube_progression)
-            self.phase = Phase.BEAVER_TAKE
-        else:  # TAKE
-            self.cube_value = self.pending_cube
-            self.cube_owner = 1 - self.turn  # the doubled side owns the cube, beaver or not
-            self.cube_turned = True
-            self._start_play(self._roll(rng), rng)
 
     def _start_play(self, dice: tuple[int, int], rng) -> None:
         """Roll has happened: plan the play, skipping the turn when nothing can move.
