@@ -195,15 +195,19 @@ def mask_into(vr, frontier, n_rows, dice_left, nd, need, larger, mask, hits, sta
 
 
 @njit(cache=True)
+def _same_row(rows, k, row, width):
+    """``rows[k, :width]`` equals ``row[:width]``."""
+    for c in range(width):
+        if rows[k, c] != row[c]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _known(rows, n, row, width):
     """``row[:width]`` equals one of the first ``n`` rows of ``rows``."""
     for k in range(n):
-        same = True
-        for c in range(width):
-            if rows[k, c] != row[c]:
-                same = False
-                break
-        if same:
+        if _same_row(rows, k, row, width):
             return True
     return False
 
@@ -301,13 +305,7 @@ def _record(row, moves, n_moves, out_rows, out_moves, out_len, found, table):
     size = table.shape[0]
     slot = _board_hash(row) & (size - 1)
     while table[slot]:
-        k = table[slot] - 1
-        same = True
-        for c in range(BOARD):
-            if out_rows[k, c] != row[c]:
-                same = False
-                break
-        if same:
+        if _same_row(out_rows, table[slot] - 1, row, BOARD):
             return found
         slot = (slot + 1) & (size - 1)
     if found == out_rows.shape[0]:
