@@ -90,13 +90,20 @@ def lockstep(config: dict, opponent: str, learner: str, seed: int, steps: int) -
     return seen
 
 
+def lockstep_both_sides(config: dict, seeds: tuple[int, int], steps: int = 250) -> dict:
+    """:func:`lockstep` against the random opponent with the learner as ``player_0`` (the
+    first seed), then as ``player_1`` (the second); the counts of both runs summed."""
+    seen: dict = {}
+    for seed, learner in zip(seeds, ("player_0", "player_1")):
+        for key, n in lockstep(config, "random", learner, seed, steps).items():
+            seen[key] = seen.get(key, 0) + n
+    return seen
+
+
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_lockstep_with_the_single_env_against_random(name):
     config = CONFIGS[name]
-    seen = {}
-    for seed, learner in ((1, "player_0"), (2, "player_1")):
-        for key, n in lockstep(config, "random", learner, seed, 250).items():
-            seen[key] = seen.get(key, 0) + n
+    seen = lockstep_both_sides(config, seeds=(1, 2))
     assert seen["episodes"] >= 2
     if config.get("cube"):
         assert seen["doubles"] > 0
@@ -209,11 +216,7 @@ def test_gymnasium_vector_entry_point_plays_matches_on_the_kernels():
 
 @pytest.mark.parametrize("name", list(VARIANT_CONFIGS))
 def test_variants_in_lockstep_with_the_single_env(name):
-    config = VARIANT_CONFIGS[name]
-    seen = {}
-    for seed, learner in ((4, "player_0"), (5, "player_1")):
-        for key, n in lockstep(config, "random", learner, seed, 250).items():
-            seen[key] = seen.get(key, 0) + n
+    seen = lockstep_both_sides(VARIANT_CONFIGS[name], seeds=(4, 5))
     assert seen["episodes"] >= 2
 
 
