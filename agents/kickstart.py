@@ -1,6 +1,7 @@
 """Kickstarting the PPO baseline from a teacher: an optional stage before PPO
 (``PPOConfig.kickstart``; Schmitt et al. 2018, "Kickstarting Deep Reinforcement
-Learning", here as a supervised initialisation only).
+Learning"): a supervised initialisation (1, 2), and optionally a distillation loss kept
+during PPO (3).
 
 1. :func:`teacher_games`: the teacher plays ``games`` self-play games on the play-level
    env (:class:`~bg_env.envs.play_env.BackgammonPlaysEnv`, the learner's seat and the
@@ -24,6 +25,17 @@ Learning", here as a supervised initialisation only).
      (the afterstate's worth in points for the mover, the scale of the ``points``
      reward), weighted by ``vf_coef`` as in PPO's loss.
 
+3. :class:`Distillation` (``kickstart_weight`` > 0): during PPO, the kickstarting loss
+   of Schmitt et al. -- ``weight(t) * KL(softmax(teacher equity / temperature) || pi)``
+   on the rollout's own states -- is added to PPO's loss, its weight halving every
+   ``kickstart_weight_halflife`` steps, so that PPO improves from the teacher's policy
+   instead of drifting away from it. It is a hook on the policy's optimiser (torch's
+   ``register_step_pre_hook``): before each of PPO's optimiser steps it draws a
+   minibatch of states from the current rollout, computes the loss and adds its gradient
+   to PPO's, so the step follows the sum of both losses. (PPO's gradient has been clipped
+   to ``max_grad_norm`` by then; the distillation gradient is not clipped. The minibatch
+   is drawn apart from PPO's own, from the same rollout.)
+
 Determinism: the games follow the env's generator seeded with ``seed``; the minibatch
 order follows a torch generator seeded with ``seed``; the network's starting weights are
 the caller's (SB3 seeds them from the run's ``seed``).
@@ -38,11 +50,13 @@ import numpy as np
 import torch
 
 from bg_env.core.moves import Play
-from bg_env.envs.play_env import BackgammonPlaysEnv, board_features, order_candidates
+from bg_env.envs.play_env import (N_FEATURES, PRESENT, BackgammonPlaysEnv, board_features,
+                                  order_candidates)
 
 from . import load_agent
 
-__all__ = ["TeacherGames", "load_teacher", "teacher_games", "fit", "agreement", "kickstart"]
+__all__ = ["TeacherGames", "load_teacher", "teacher_games", "fit", "agreement", "kickstart",
+           "teacher_equity", "Distillation"]
 
 logger = logging.getLogger(__name__)
 
@@ -219,3 +233,96 @@ def kickstart(net, teacher: str, games: int, epochs: int, temperature: float, lr
     history = fit(net, data, epochs, temperature, lr, batch_size, vf_coef, seed, progress)
     return {"teacher": teacher, "games": games, "decisions": data.decisions,
             **(history[-1] if history else {})}
+
+
+# ------------------------------------------------------------------ during PPO
+def teacher_equity(teacher):
+    """``rows -> equity``: the teacher's equity (for the mover) of ``(M, N_FEATURES)``
+    candidate rows, from a teacher with a TD network ``net`` (:class:`~agents.td.TDAgent`),
+    whose 200 inputs are the rows' first 200 columns.
+
+    Raises:
+        ConfigError: the teacher has no ``net`` (the message names ``kickstart``).
+    """
+    from .config import ConfigError
+    from .td import N_FEATURES as TD_FEATURES
+    from .td import numpy_equity
+
+    net = getattr(teacher, "net", None)
+    if not callable(net):
+        raise ConfigError(f"kickstart_weight: the teacher {getattr(teacher, 'name', teacher)!r} "
+                          f"has no TD network (net) to rate the rollout's states")
+
+    def equity(rows: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            x = rows[:, :TD_FEATURES].detach().to("cpu", torch.float32).contiguous()
+            return torch.from_numpy(numpy_equity(net(x).numpy())).to(rows.device)
+
+    return equity
+
+
+class Distillation:
+    """The kickstarting loss during PPO (module docstring, 3), hooked on ``model``'s
+    policy optimiser when made; :meth:`remove` unhooks it.
+
+    Args:
+        model: a MaskablePPO with a :class:`~agents.ppo_policy.CandidatePolicy`.
+        equity: the teacher, as :func:`teacher_equity` returns it.
+        weight: the loss's weight at step 0.
+        halflife: steps (``model.num_timesteps``) over which the weight halves (0: constant).
+        temperature: the target is ``softmax(equity / temperature)``.
+        batch_size: states per distillation minibatch.
+        seed: seed of the minibatch draws.
+    """
+
+    def __init__(self, model, equity, weight: float, halflife: int, temperature: float,
+                 batch_size: int, seed: int = 0) -> None:
+        self.model, self.equity = model, equity
+        self.start_weight, self.halflife, self.temperature = weight, halflife, temperature
+        self.batch_size = batch_size
+        self.rng = np.random.default_rng(seed)
+        self.last: dict = {}
+        """The last step's ``steps``, ``weight`` and ``kl`` (the loss before weighting)."""
+        self._handle = model.policy.optimizer.register_step_pre_hook(self._before_step)
+
+    def weight(self, steps: int) -> float:
+        """The loss's weight after ``steps`` steps."""
+        if not self.halflife:
+            return self.start_weight
+        return self.start_weight * 0.5 ** (steps / self.halflife)
+
+    def remove(self) -> None:
+        self._handle.remove()
+
+    def loss(self, obs: torch.Tensor) -> torch.Tensor:
+        """The mean KL divergence of the policy from the teacher's soft target over the
+        ``(B, K * N_FEATURES)`` observations ``obs`` (states with no candidate skipped)."""
+        policy = self.model.policy
+        rows = obs.reshape(len(obs), -1, N_FEATURES).float()
+        rows = rows[(rows[..., PRESENT] > 0.5).any(-1)]
+        valid = rows[..., PRESENT] > 0.5
+        target_logits = torch.full(valid.shape, -torch.inf, device=rows.device)
+        target_logits[valid] = self.equity(rows[valid]) / self.temperature
+        target = torch.softmax(target_logits, dim=-1)
+        logp = torch.log_softmax(policy.mlp_extractor.forward_actor(rows), dim=-1)
+        log_target = torch.log_softmax(target_logits, dim=-1)
+        zero = torch.zeros_like(logp)
+        kl = torch.where(valid, target * (log_target - logp), zero).sum(-1)
+        return kl.mean()
+
+    def _sample(self) -> torch.Tensor:
+        buffer = self.model.rollout_buffer
+        obs = buffer.observations.reshape(-1, buffer.observations.shape[-1])
+        index = self.rng.integers(len(obs), size=min(self.batch_size, len(obs)))
+        return torch.as_tensor(obs[index], device=self.model.policy.device)
+
+    def _before_step(self, optimizer, args, kwargs) -> None:
+        steps = self.model.num_timesteps
+        weight = self.weight(steps)
+        if weight <= 0:
+            return
+        kl = self.loss(self._sample())
+        (weight * kl).backward()
+        self.last = {"steps": steps, "weight": weight, "kl": kl.item()}
+        self.model.logger.record_mean("train/kickstart_kl", self.last["kl"])
+        self.model.logger.record("train/kickstart_weight", weight)

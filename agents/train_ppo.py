@@ -51,10 +51,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from . import load_agent
-from .config import refuse_rewind, require_at_least
+from .config import ConfigError, refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
-from .kickstart import kickstart
+from .kickstart import Distillation, kickstart, load_teacher, teacher_equity
 from .model_files import load_torch_file, load_torch_member
 from .ppo import ACTIVATIONS, PPOAgent
 from .ppo_policy import POOLINGS, CandidatePolicy
@@ -63,7 +63,7 @@ from .proc_vec_env import ProcessVecEnv
 from .report import write_report
 
 __all__ = ["PPOConfig", "train_ppo", "make_env", "make_vec_env", "new_model", "snapshot",
-           "read_checkpoint"]
+           "read_checkpoint", "init_policy"]
 
 _NOT_IN_MODEL = ["_last_obs", "_last_original_obs", "_last_episode_starts"]
 """Rollout state left out of ``model.zip`` (the envs' last observations: ~1 MB)."""
@@ -162,6 +162,17 @@ class PPOConfig:
     """The actor's target is ``softmax(teacher equity / kickstart_temperature)``."""
     kickstart_lr: float = 3e-3
     """Adam learning rate of the kickstart fit (PPO's own optimiser is untouched)."""
+    kickstart_weight: float = 0.0
+    """Weight, at step 0, of the kickstarting loss kept during PPO (the KL divergence of
+    the policy from ``softmax(teacher equity / kickstart_temperature)`` on the rollout's
+    states, :class:`agents.kickstart.Distillation`; 0 = none; needs ``kickstart``)."""
+    kickstart_weight_halflife: int = 0
+    """Steps over which ``kickstart_weight`` halves (0 = constant)."""
+    init: str = ""
+    """A ``.zip`` written by this trainer (``kickstart.zip``, ``model.zip``,
+    ``checkpoint.zip``) whose policy weights start a new run in place of the kickstart
+    stage (the optimiser, steps and snapshots start afresh; ``""`` = none). The teacher
+    ``kickstart`` still serves ``kickstart_weight``. ``--resume`` ignores it."""
     max_minutes: float = 0.0
     """Stop training after this many minutes of wall time, resumed runs counted together
     (0 = no limit), then run the final evaluation; the learning-rate decay still assumes
@@ -176,6 +187,10 @@ class PPOConfig:
         require_at_least(self, 0, "eval_every", "final_eval_games", "max_minutes",
                          "target_kl", "ent_coef", "vf_coef")
         require_at_least(self, 1, "kickstart_games", "kickstart_epochs")
+        require_at_least(self, 0, "kickstart_weight", "kickstart_weight_halflife")
+        if self.kickstart_weight and not self.kickstart:
+            raise ValueError(f"kickstart_weight={self.kickstart_weight!r}: needs a teacher "
+                             f"(kickstart: td)")
         for name in ("learning_rate", "clip_range", "max_grad_norm", "kickstart_temperature",
                      "kickstart_lr"):
             if not getattr(self, name) > 0:
@@ -417,13 +432,36 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
             state["snapshots"] = list(saved["snapshots"])
         else:
             model = new_model(cfg, venv, schedule, device)
-            if cfg.kickstart:
+            if cfg.init:
+                init_policy(model, cfg.init)
+            elif cfg.kickstart:
                 _kickstart(model, cfg, progress)
             snapshot(model, venv, state, cfg.pool_size)
+        if cfg.kickstart_weight:
+            Distillation(model, teacher_equity(load_teacher(cfg.kickstart)),
+                         cfg.kickstart_weight, cfg.kickstart_weight_halflife,
+                         cfg.kickstart_temperature, cfg.batch_size, cfg.seed)
         final = _train(model, cfg, history, state, resume, progress)
     finally:
         venv.close()
     return final
+
+
+def init_policy(model, path: str) -> None:
+    """Load the policy weights of the trainer's ``.zip`` at ``path`` into ``model``.
+
+    Raises:
+        ConfigError: no such file, not a model archive, or another network's shape
+            (the message names ``init`` and the file).
+    """
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    try:
+        _, params, _ = load_from_zip_file(path, load_data=False, device=model.device)
+        model.policy.load_state_dict(params["policy"])
+    except (OSError, ValueError, KeyError, RuntimeError, zipfile.BadZipFile) as exc:
+        raise ConfigError(f"init={path!r}: not a policy of this shape "
+                          f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]})") from None
 
 
 def _kickstart(model, cfg: PPOConfig, progress: bool) -> None:
