@@ -281,8 +281,8 @@ class Distillation:
         self.start_weight, self.halflife, self.temperature = weight, halflife, temperature
         self.batch_size = batch_size
         self.rng = np.random.default_rng(seed)
-        self.last: dict = {}
-        """The last step's ``steps``, ``weight`` and ``kl`` (the loss before weighting)."""
+        self.history: list[dict] = []
+        """Each hooked step's ``steps``, ``weight`` and ``kl`` (the loss before weighting)."""
         self._handle = model.policy.optimizer.register_step_pre_hook(self._before_step)
 
     def weight(self, steps: int) -> float:
@@ -310,7 +310,8 @@ class Distillation:
         kl = torch.where(valid, target * (log_target - logp), zero).sum(-1)
         return kl.mean()
 
-    def _sample(self) -> torch.Tensor:
+    def sample(self) -> torch.Tensor:
+        """A minibatch of the current rollout's observations, drawn with ``rng``."""
         buffer = self.model.rollout_buffer
         obs = buffer.observations.reshape(-1, buffer.observations.shape[-1])
         index = self.rng.integers(len(obs), size=min(self.batch_size, len(obs)))
@@ -321,8 +322,8 @@ class Distillation:
         weight = self.weight(steps)
         if weight <= 0:
             return
-        kl = self.loss(self._sample())
+        kl = self.loss(self.sample())
         (weight * kl).backward()
-        self.last = {"steps": steps, "weight": weight, "kl": kl.item()}
-        self.model.logger.record_mean("train/kickstart_kl", self.last["kl"])
+        self.history.append({"steps": steps, "weight": weight, "kl": kl.item()})
+        self.model.logger.record_mean("train/kickstart_kl", kl.item())
         self.model.logger.record("train/kickstart_weight", weight)
