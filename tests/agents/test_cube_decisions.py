@@ -203,11 +203,12 @@ def test_ppo_doubles_from_its_critic_and_answers(agents):
     assert ppo.act(env) == DOUBLE
     env.step(DOUBLE)
     assert ppo.act(env) == DROP
-    # it rates the 80 % race lower (74 %): a double and a take
+    # it rates the 80 % race at 82 %: a double and a pass, as td (the previous ppo, at
+    # 74 %, took)
     env = _env_at(RACE_DOUBLE_PASS_ID)
     assert ppo.act(env) == DOUBLE
     env.step(DOUBLE)
-    assert ppo.act(env) == TAKE
+    assert ppo.act(env) == DROP
     assert ppo.act(_env_at("4HPwATDgc/ABMA")) == ROLL
 
 
