@@ -49,9 +49,6 @@ _DICE_ARRAYS.update({(a, b): np.array([a, b], np.int8) for a in range(1, 7) for 
 unpack_side = struct.Struct("26b").unpack_from
 """26 counts of a board's bytes as a tuple."""
 
-_NEXT_UINT32: dict[type, int] = {}
-"""Address of ``next_uint32`` of each numpy ``BitGenerator`` class (for the dice kernel)."""
-
 
 def dice_array(remaining: list[int]) -> np.ndarray:
     """The dice still to play as an ``int8`` array (shared: do not write to it)."""
@@ -62,18 +59,38 @@ def dice_array(remaining: list[int]) -> np.ndarray:
 
 
 def bit_generator_pointers(rng) -> tuple[int, int] | None:
-    """``(next_uint32, state)`` addresses of a numpy ``Generator``'s bit generator (its
-    documented ``ctypes`` interface), for :func:`~bg_env.core.dice_kernels.roll_dice`; ``None``
-    when ``rng`` is anything else. Valid while ``rng`` lives, in this process only."""
+    """``(next_uint32, state)`` addresses of a numpy ``Generator``'s bit generator, for
+    :func:`~bg_env.core.dice_kernels.roll_dice`; ``None`` when ``rng`` is anything else.
+    Valid while ``rng`` lives, in this process only.
+
+    Read from the bit generator's ``capsule`` (numpy's documented ``bitgen_t`` of
+    ``numpy/random/bitgen.h``), the same addresses as its ``ctypes`` interface gives
+    (``ctypes.next_uint32``, ``ctypes.state_address``) at a fifth of the cost: the
+    environments read them again for each newly seeded generator."""
     if type(rng) is not np.random.Generator:
         return None
     bitgen = rng.bit_generator
     try:
+        words = _BITGEN_T.from_address(_capsule_pointer(bitgen.capsule, b"BitGenerator"))
+        return words.next_uint32, words.state
+    except (AttributeError, TypeError, ValueError):  # pragma: no cover - no numpy capsule
+        pass
+    try:
         interface = bitgen.ctypes
-        fn = _NEXT_UINT32.get(type(bitgen))
-        if fn is None:
-            fn = ctypes.cast(interface.next_uint32, ctypes.c_void_p).value
-            _NEXT_UINT32[type(bitgen)] = fn
+        fn = ctypes.cast(interface.next_uint32, ctypes.c_void_p).value
     except (AttributeError, TypeError):  # pragma: no cover - not a numpy bit generator
         return None
     return fn, interface.state_address
+
+
+class _BITGEN_T(ctypes.Structure):
+    """numpy's ``bitgen_t`` (``numpy/random/bitgen.h``), the functions as addresses."""
+
+    _fields_ = [("state", ctypes.c_void_p), ("next_uint64", ctypes.c_void_p),
+                ("next_uint32", ctypes.c_void_p), ("next_double", ctypes.c_void_p),
+                ("next_raw", ctypes.c_void_p)]
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = (ctypes.py_object, ctypes.c_char_p)
