@@ -29,7 +29,7 @@ copied environment draws its own dice, in this process or another.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from .actions import N_ACTIONS
 from .batch import (
@@ -39,7 +39,7 @@ from .batch import (
 from .cube import GameResult
 from .kernel_io import bit_generator_pointers
 
-__all__ = ["open_game", "act", "EngineGame"]
+__all__ = ["open_game", "act", "EngineGame", "compiled"]
 
 
 @njit(cache=True)
@@ -76,6 +76,12 @@ class EngineGame:
     Args:
         rules: a :class:`~bg_env.core.game.Rules` (standard moves, or a variant of
             :mod:`~bg_env.core.batch_variants`).
+
+    Speed: :meth:`open` and :meth:`act` call the machine code numba compiled for the
+    kernels' argument types (:func:`compiled`), found once per kernel, instead of going
+    through the dispatcher, which types every argument at every call (the arguments are
+    this object's own arrays, the generator's addresses, the action and the kernels'
+    ``extra``: their types do not change).
     """
 
     def __init__(self, rules) -> None:
@@ -85,16 +91,19 @@ class EngineGame:
         self._derive()
 
     def _derive(self) -> None:
-        """The views and the generator cache (never copied: see the module docstring)."""
+        """The views, the kernels (:func:`open_game` and :func:`act`: see
+        :meth:`use_kernels`) and the generator cache (never copied: see the module
+        docstring)."""
         g = self.games
         self.row = (g.state[0], g.me[0], g.opp[0], g.rules)
-        self._rng, self._pointers = None, None
         self._args = (*self.row, self.mask)  # the kernels' first arguments
         self._vargs = g.kernel_variant_args  # after the dice source: (vt,) or ()
+        self.use_kernels(open_game, act)
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("row", "_rng", "_pointers", "_args", "_vargs"):
+        for name in ("row", "_rng", "_pointers", "_args", "_vargs", "_kernels", "_tail",
+                     "_open_call", "_act_call"):
             del state[name]
         return state
 
@@ -102,45 +111,49 @@ class EngineGame:
         self.__dict__.update(state)
         self._derive()
 
+    def use_kernels(self, open_kernel, act_kernel, *extra) -> None:
+        """The kernels :meth:`open` and :meth:`act` call (at first :func:`open_game` and
+        :func:`act`; a copy starts with them again), called as ``open_kernel(*row, mask,
+        fn, st, *vt, *extra)`` and ``act_kernel(*row, mask, action, fn, st, *vt, *extra)``
+        (``vt``: :attr:`Games.kernel_variant_args
+        <bg_env.core.batch.Games.kernel_variant_args>`): :func:`open_game` / :func:`act`
+        or kernels that call them and return what they return, then may read the game
+        (the env encodes an observation into ``extra``)."""
+        self._kernels = (open_kernel, act_kernel, extra)
+        self._rng = self._pointers = self._tail = self._open_call = self._act_call = None
+
     def pointers(self, rng):
         """The dice kernel's view of ``rng`` (``None`` when it is not a numpy
         ``Generator``: the kernels cannot draw from it)."""
         if self._rng is not rng:
-            self._rng, self._pointers = rng, bit_generator_pointers(rng)
+            pointers = bit_generator_pointers(rng)
+            self._rng, self._pointers = rng, pointers
+            self._tail = None if pointers is None else (*pointers, *self._vargs,
+                                                        *self._kernels[2])
         return self._pointers
 
     def open(self, rng) -> bool:
         """A new game from the opening roll; ``False`` (nothing done) when ``rng`` is not
         a numpy ``Generator``."""
-        return self.open_with(open_game, rng)
-
-    def open_with(self, kernel, rng, *extra) -> bool:
-        """:meth:`open` through ``kernel``, called as ``kernel(*row, mask, fn, st, *vt,
-        *extra)`` (``vt``: :attr:`Games.kernel_variant_args
-        <bg_env.core.batch.Games.kernel_variant_args>`): :func:`open_game` or a kernel that
-        calls it and returns what it returns, then may read the new game (the env encodes
-        an observation into ``extra``)."""
-        pointers = self.pointers(rng)
-        if pointers is None:
+        if self.pointers(rng) is None:
             return False
-        self.phase, self.actor, self.turns = kernel(*self._args, *pointers, *self._vargs, *extra)
+        args = (*self._args, *self._tail)
+        if self._open_call is None:
+            self._open_call = compiled(self._kernels[0], args)
+        self.phase, self.actor, self.turns = self._open_call(*args)
         return True
 
     def act(self, action: int, rng) -> bool:
-        """Play ``action`` if it is legal (``mask``) and ``rng`` a numpy ``Generator``;
-        ``False`` (nothing done) otherwise."""
-        return self.act_with(act, action, rng)
-
-    def act_with(self, kernel, action: int, rng, *extra) -> bool:
-        """:meth:`act` through ``kernel``, called as ``kernel(*row, mask, action, fn, st,
-        *vt, *extra)``: :func:`act` or a kernel that calls it and returns what it returns, then
-        may read the game (the env encodes an observation into ``extra``)."""
+        """Play ``action`` (an ``int``) if it is legal (``mask``) and ``rng`` a numpy
+        ``Generator``; ``False`` (nothing done) otherwise."""
+        if self._rng is not rng and self.pointers(rng) is None:
+            return False
+        call = self._act_call
+        if call is None:  # (the types of the arguments do not change with the generator)
+            call = self._act_call = compiled(self._kernels[1], (*self._args, 0, *self._tail))
         if not 0 <= action < N_ACTIONS:
             return False
-        pointers = self._pointers if self._rng is rng else self.pointers(rng)
-        if pointers is None:
-            return False
-        phase, actor_, turns = kernel(*self._args, action, *pointers, *self._vargs, *extra)
+        phase, actor_, turns = call(*self._args, action, *self._tail)
         if phase < 0:  # not in the mask: nothing done
             return False
         self.phase, self.actor, self.turns = phase, actor_, turns
@@ -155,3 +168,20 @@ class EngineGame:
         state = self.row[0]
         return GameResult(int(state[WINNER]), OUTCOMES[int(state[OUTCOME])],
                           int(state[CUBE_VALUE]), int(state[POINTS]))
+
+
+def compiled(kernel, args: tuple):
+    """``kernel``'s machine code for the types of ``args`` (compiled, or loaded from
+    numba's cache, now if need be), a callable taking such arguments: numba's own entry
+    point, which the dispatcher calls after typing the arguments. It converts the
+    arguments as the compiled types say without checking them: call it only with
+    arguments of the same types (the same arrays, ints for ints).
+
+    ``kernel`` itself (the dispatcher) when it cannot be had so: ``kernel`` is not a numba
+    dispatcher (``NUMBA_DISABLE_JIT``), ``args`` leave out arguments that have defaults
+    (:func:`open_game` and :func:`act` without ``vt``), or numba cannot compile for them
+    (the dispatcher then says why when called)."""
+    try:
+        return kernel.compile(tuple(typeof(a) for a in args))
+    except Exception:  # noqa: BLE001 - any failure: the dispatcher, always right
+        return kernel

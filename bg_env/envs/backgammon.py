@@ -111,6 +111,22 @@ class _ActionSpace(spaces.Discrete):
             return low <= x < high
         return super().contains(x)
 
+    def seed_on_use(self, seed: int) -> None:
+        """:meth:`seed` with ``seed`` when the generator is first used (``sample``,
+        ``np_random``): the same draws, without making a generator (as costly as a game's
+        ten decisions) at every ``reset(seed=...)`` of an env whose spaces are not sampled."""
+        self._seed_on_use = seed
+
+    def seed(self, seed=None):
+        self._seed_on_use = None
+        return super().seed(seed)
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if getattr(self, "_seed_on_use", None) is not None:
+            self.seed(self._seed_on_use)
+        return super().np_random
+
 
 class raw_env(AECEnv):
     """Backgammon without wrappers: an illegal action raises :class:`IllegalActionError`
@@ -155,6 +171,7 @@ class raw_env(AECEnv):
         self.action_spaces = {a: _ActionSpace(N_ACTIONS) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self._sides = {a: i for i, a in enumerate(self.possible_agents)}
+        self._no_rewards = dict.fromkeys(self.possible_agents, 0)  # (copied: cheaper than made)
         rules = self.config.rules()
         # The fast path: a money game without start options runs on the kernels.
         self._engine = None
@@ -171,27 +188,26 @@ class raw_env(AECEnv):
         self._reset_bookkeeping()
 
     def _derive(self) -> None:
-        """The observation kernel and the arrays it reads (called directly: this is the
+        """The observation kernels and the arrays they read (called directly: this is the
         hot path); made again in a copy, never copied."""
         self._encoder = None
         if self._engine is not None:
             games = self._engine.games
             kernel, self._encoder_extra = games_kernel(self.config.observation), ()
-            self._obs_extra = (self._next_obs,)  # the open/act kernels' last arguments
-            self._open_kernel, self._act_kernel = engine_kernels(self.config.observation)
+            obs_extra = (self._next_obs,)  # the open/act kernels' last arguments
+            open_kernel, act_kernel = engine_kernels(self.config.observation)
             if uses_engine_obs(self.config, games):  # the context block, a variant's turns
-                kernel, self._open_kernel, self._act_kernel = (
-                    encode_engine_games, *engine_obs_kernels())
+                kernel, open_kernel, act_kernel = encode_engine_games, *engine_obs_kernels()
                 self._encoder_extra = encoder_extra(self.config, games)
-                self._obs_extra = engine_obs_extra(self.config, games, self._next_obs)
+                obs_extra = engine_obs_extra(self.config, games, self._next_obs)
+            self._engine.use_kernels(open_kernel, act_kernel, *obs_extra)
             self._encoder = (kernel, games.state, games.me, games.opp, self._engine_sides,
                              self._obs_shape, self._obs_dtype)
             self._next_obs_row = self._next_obs[0]
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("_encoder", "_open_kernel", "_act_kernel", "_next_obs_row", "_obs_extra",
-                     "_encoder_extra"):
+        for name in ("_encoder", "_next_obs_row", "_encoder_extra"):
             state.pop(name, None)
         return state
 
@@ -276,11 +292,10 @@ class raw_env(AECEnv):
         self.np_random = rng
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):  # action_space(a).sample(mask)
-                self.action_spaces[agent].seed(seed + i)
+                self.action_spaces[agent].seed_on_use(seed + i)
         self.agents = self.possible_agents[:]
         if not options:
-            if self._engine is not None and self._engine.open_with(
-                    self._open_kernel, rng, *self._obs_extra):
+            if self._engine is not None and self._engine.open(rng):
                 self._fast = True
                 self._reset_bookkeeping(self._engine.actor)
                 self._sync()
@@ -309,10 +324,9 @@ class raw_env(AECEnv):
         if type(action) is not int:
             action = action_index(action)  # numpy integers pass; 3.7 raises
         engine = self._engine
-        if self._fast and engine.act_with(self._act_kernel, action, self.np_random,
-                                          *self._obs_extra):
+        if self._fast and engine.act(action, self.np_random):
             self._cumulative_rewards[agent] = 0
-            self.rewards = dict.fromkeys(self.agents, 0)
+            self.rewards = self._no_rewards.copy()  # (all agents play until the game ends)
             if engine.phase != P_OVER and self.config.max_turns is None:
                 self.agent_selection = self.possible_agents[engine.actor]  # (_sync, in short)
             else:

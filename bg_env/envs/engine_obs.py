@@ -172,8 +172,8 @@ if not PURE_PYTHON:
 
 
 def engine_obs_kernels():
-    """``(open_kernel, act_kernel)`` for :meth:`EngineGame.open_with
-    <bg_env.core.engine.EngineGame.open_with>` and ``act_with``: each plays as
+    """``(open_kernel, act_kernel)`` for :meth:`EngineGame.use_kernels
+    <bg_env.core.engine.EngineGame.use_kernels>`: each plays as
     :func:`~bg_env.core.engine.open_game` / ``act`` do, then encodes the observation of the
     side to act into ``extra`` (:func:`engine_obs_extra`: ``out`` of shape ``(1, size)``;
     ``params``: :func:`obs_params`; ``compact``: the ``"compact"`` encoder).

@@ -277,9 +277,8 @@ else:
 
 
 def engine_kernels(encoder: str):
-    """``(open_kernel, act_kernel)`` for :meth:`EngineGame.open_with
-    <bg_env.core.engine.EngineGame.open_with>` and :meth:`~bg_env.core.engine.EngineGame.
-    act_with`: each plays on the engine as :func:`~bg_env.core.engine.open_game` and
+    """``(open_kernel, act_kernel)`` for :meth:`EngineGame.use_kernels
+    <bg_env.core.engine.EngineGame.use_kernels>`: each plays on the engine as :func:`~bg_env.core.engine.open_game` and
     :func:`~bg_env.core.engine.act` do, then encodes the observation of the side to act
     into ``extra = (out,)`` (``(1, size)``). The AEC env's next ``observe`` of that side
     is then a copy.

@@ -89,45 +89,64 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
         _terminate_illegal_step(self, self._raw_env, action)
 
 
-def _terminate_illegal_step(wrapper: TerminateIllegalWrapper, raw: AECEnv, action) -> None:
+def _terminate_illegal_step(wrapper: TerminateIllegalWrapper, raw: AECEnv, action,
+                            bounds: bool = False) -> None:
     """:meth:`TerminateIllegalWrapper.step` (PettingZoo's, the same checks in the same
-    order), a function so that :class:`OrderEnforcingWrapper` can call it directly."""
-    current_agent = raw.agent_selection
-    if wrapper._prev_obs is None:
-        wrapper.observe(current_agent)
+    order), a function so that :class:`OrderEnforcingWrapper` can call it directly, with
+    :class:`AssertOutOfBoundsWrapper`'s check first when ``bounds``."""
+    agent = raw.agent_selection
+    if bounds:
+        _assert_in_bounds(raw, action, agent)
     prev = wrapper._prev_obs
+    if prev is None:
+        wrapper.observe(agent)
+        prev = wrapper._prev_obs
+    if type(prev) is dict and "action_mask" in prev:
+        prev_mask = prev["action_mask"]
+    else:
+        prev_mask = _previous_mask(wrapper, prev)
+    wrapper._prev_obs = None
+    wrapper._prev_info = None
+    done = raw.terminations[agent] or raw.truncations[agent]
+    if wrapper._terminated and done:
+        raw._was_dead_step(action)
+    elif not done and not prev_mask[action]:
+        _end_illegal(wrapper, raw, agent)
+    else:
+        wrapper.env.step(action)
+
+
+def _previous_mask(wrapper: TerminateIllegalWrapper, prev):
+    """The action mask of the last observation ``prev`` (or of its info when it is not a
+    dict), as PettingZoo's wrapper finds it: a missing mask fails its assertions."""
     if isinstance(prev, dict):
         assert "action_mask" in prev, (
             f"`action_mask` not found in dictionary observation: {prev}. Action mask must "
             "either be in `observation['action_mask']` or `info['action_mask']` to use "
             "TerminateIllegalWrapper."
         )
-        prev_mask = prev["action_mask"]
-    else:
-        assert wrapper._prev_info is not None
-        assert "action_mask" in wrapper._prev_info, (
-            f"`action_mask` not found in info for non-dictionary observation: "
-            f"{wrapper._prev_info}. Action mask must either be in observation['action_mask'] "
-            "or info['action_mask'] to use TerminateIllegalWrapper."
-        )
-        prev_mask = wrapper._prev_info["action_mask"]
-    wrapper._prev_obs = None
-    wrapper._prev_info = None
-    agent = raw.agent_selection
-    if wrapper._terminated and (raw.terminations[agent] or raw.truncations[agent]):
-        raw._was_dead_step(action)
-    elif not raw.terminations[agent] and not raw.truncations[agent] and not prev_mask[action]:
-        EnvLogger.warn_on_illegal_move()
-        raw._cumulative_rewards[agent] = 0
-        raw.terminations = dict.fromkeys(raw.agents, True)
-        raw.truncations = dict.fromkeys(raw.agents, True)
-        raw.rewards = dict.fromkeys(raw.truncations, 0)
-        raw.rewards[current_agent] = float(wrapper._illegal_value)
-        raw._accumulate_rewards()
-        raw._deads_step_first()
-        wrapper._terminated = True
-    else:
-        wrapper.env.step(action)
+        return prev["action_mask"]
+    assert wrapper._prev_info is not None
+    assert "action_mask" in wrapper._prev_info, (
+        f"`action_mask` not found in info for non-dictionary observation: "
+        f"{wrapper._prev_info}. Action mask must either be in observation['action_mask'] "
+        "or info['action_mask'] to use TerminateIllegalWrapper."
+    )
+    return wrapper._prev_info["action_mask"]
+
+
+def _end_illegal(wrapper: TerminateIllegalWrapper, raw: AECEnv, agent) -> None:
+    """An illegal action of ``agent``: every agent done, ``agent`` given the illegal
+    reward (PettingZoo's)."""
+    EnvLogger.warn_on_illegal_move()
+    raw._cumulative_rewards[agent] = 0
+    raw.terminations = dict.fromkeys(raw.agents, True)
+    raw.truncations = dict.fromkeys(raw.agents, True)
+    raw.rewards = dict.fromkeys(raw.truncations, 0)
+    raw.rewards[agent] = float(wrapper._illegal_value)
+    raw._accumulate_rewards()
+    raw._deads_step_first()
+    wrapper._terminated = True
 
 
 @_forward_per_step_attributes
@@ -135,13 +154,14 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's: an action outside the action space fails an assertion."""
 
     def step(self, action) -> None:
-        _assert_in_bounds(self._raw_env, action)
+        raw = self._raw_env
+        _assert_in_bounds(raw, action, raw.agent_selection)
         self.env.step(action)
 
 
-def _assert_in_bounds(raw: AECEnv, action) -> None:
-    """:meth:`AssertOutOfBoundsWrapper.step`'s check (PettingZoo's)."""
-    agent = raw.agent_selection
+def _assert_in_bounds(raw: AECEnv, action, agent) -> None:
+    """:meth:`AssertOutOfBoundsWrapper.step`'s check (PettingZoo's) of ``agent``'s
+    (``raw.agent_selection``) action."""
     assert (
         action is None and (raw.terminations[agent] or raw.truncations[agent])
     ) or raw.action_space(agent).contains(action), "action is not in action space"
@@ -173,9 +193,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             if chain is None:
                 self.env.step(action)
             else:
-                raw = self._raw_env
-                _assert_in_bounds(raw, action)
-                _terminate_illegal_step(chain, raw, action)
+                _terminate_illegal_step(chain, self._raw_env, action, True)
 
     def observe(self, agent):
         if not self._has_reset:
@@ -203,7 +221,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             observation = self.env.observe(agent)
         else:  # (self._observe, written out)
             observation = raw.observe(agent)
-            chain._remember(agent, observation)
+            if agent == raw.agent_selection:  # (chain._remember, written out)
+                chain._prev_obs = observation
+                infos = raw.infos
+                chain._prev_info = infos[agent] if agent in infos else {}
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
                 raw.truncations[agent], raw.infos[agent])
 
