@@ -60,30 +60,22 @@ from ..core.actions import N_ACTIONS
 from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
 from ..core.match import Match
 from ..core.position import Position, render_text
+from .action_space import ActionSpace
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import context_space, encode_context, standard_view
 from .frame import game_frame
-from .observation import (
-    BOARD_SIZE,
-    encode,
-    encode_board,
-    engine_kernels,
-    games_kernel,
-    observation_space,
-)
+from .observation import (BOARD_SIZE, encode, encode_board, engine_kernels, games_kernel,
+                          observation_space)
 from .start import START_OPTIONS, check_options, start_game
 from .wrappers import (  # (the wrappers are also importable from here, as before)
-    AssertOutOfBoundsWrapper,
-    OrderEnforcingWrapper,
-    TerminateIllegalWrapper,
-    wrap,
-)
+    AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper, wrap)
 
 if not PURE_PYTHON:
     from ..core.batch import P_OVER
     from ..core.engine import EngineGame
     from .engine_obs import (
-        encode_engine_games, encoder_extra, engine_obs_extra, engine_obs_kernels, uses_engine_obs,
+        encode_engine_games, encoder_extra, engine_obs_extra, engine_obs_kernels, match_block,
+        uses_engine_obs, write_match_block,
     )
 
 __all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError", "START_OPTIONS", "CUBE_DEFAULT"]
@@ -96,49 +88,18 @@ def env(**kwargs) -> AECEnv:
     return wrap(raw_env(**kwargs), illegal_reward=-1)
 
 
-class _ActionSpace(spaces.Discrete):
-    """``Discrete(N_ACTIONS)`` checking a plain ``int`` directly (gymnasium's ``contains``
-    goes through numpy, which cost more than a game step; ``AssertOutOfBoundsWrapper``
-    calls it at every step)."""
-
-    def __init__(self, n: int, seed=None, start: int = 0):
-        super().__init__(n, seed=seed, start=start)
-        self._bounds = (int(self.start), int(self.start + self.n))
-
-    def contains(self, x) -> bool:
-        if type(x) is int:
-            low, high = self._bounds  # plain ints: numpy's scalars compare slower
-            return low <= x < high
-        return super().contains(x)
-
-    def seed_on_use(self, seed: int) -> None:
-        """:meth:`seed` with ``seed`` when the generator is first used (``sample``,
-        ``np_random``): the same draws, without making a generator (as costly as a game's
-        ten decisions) at every ``reset(seed=...)`` of an env whose spaces are not sampled."""
-        self._seed_on_use = seed
-
-    def seed(self, seed=None):
-        self._seed_on_use = None
-        return super().seed(seed)
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        if getattr(self, "_seed_on_use", None) is not None:
-            self.seed(self._seed_on_use)
-        return super().np_random
-
-
 class raw_env(AECEnv):
     """Backgammon without wrappers: an illegal action raises :class:`IllegalActionError`
     and leaves the state unchanged. See the module docstring.
 
-    Speed: a money game of any variant (with or without the context block and the cube)
-    started without options runs on the array kernels of
+    Speed: a money game of any variant (with or without the context block and the cube),
+    and each game of a match, started without options runs on the array kernels of
     :class:`bg_env.core.engine.EngineGame`, its dice drawn from ``np_random`` exactly as
-    :class:`~bg_env.core.game.Game` draws them. Reading :attr:`game` (or an accessor that
+    :class:`~bg_env.core.game.Game` draws them (the match itself is a
+    :class:`~bg_env.core.match.Match`, as before). Reading :attr:`game` (or an accessor that
     uses it: ``position_id()``, ``dice``, ``render()``, ...) or an illegal action hands the
     game over to a :class:`~bg_env.core.game.Game` that plays the rest of it, the same
-    game; the engine comes back at the next ``reset()``.
+    game; the engine comes back at the next game (``reset()``, or a match's next game).
 
     Copies (``copy.deepcopy``, ``pickle``, ``cloudpickle``) are independent envs that go
     on exactly as the original would, in this process or another."""
@@ -168,20 +129,23 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.match: Match | None = None
         """The match being played (``match_length`` > 0), else ``None``."""
-        self.action_spaces = {a: _ActionSpace(N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: ActionSpace(N_ACTIONS) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self._sides = {a: i for i, a in enumerate(self.possible_agents)}
         self._no_rewards = dict.fromkeys(self.possible_agents, 0)  # (copied: cheaper than made)
         rules = self.config.rules()
-        # The fast path: a money game without start options runs on the kernels.
+        # The fast path: a game started without options runs on the kernels, on the
+        # engine of its rules (a match's Crawford game has no cube): self._engines.
         self._engine = None
         if not PURE_PYTHON and self.config.batch_kernels_apply:
-            self._engine = EngineGame(rules)
+            self._engines, self._engine_rules = {rules: EngineGame(rules)}, rules
+            self._engine = self._engines[rules]
             self._engine_sides = (np.zeros(1, np.int64), np.ones(1, np.int64))
             self._obs_shape, self._obs_dtype = (1,) + obs_space.shape, obs_space.dtype
             # The observation of the side to act, encoded by the kernel that played the
             # last decision (engine_kernels): the next last() copies it.
             self._next_obs = np.zeros(self._obs_shape, self._obs_dtype)
+            self._mblock = match_block(self.config)  # the match's part of the context
         self._derive()
         self._fast = False
         self.game = Game(rules)
@@ -190,24 +154,56 @@ class raw_env(AECEnv):
     def _derive(self) -> None:
         """The observation kernels and the arrays they read (called directly: this is the
         hot path); made again in a copy, never copied."""
-        self._encoder = None
+        self._encoder, self._encoders = None, {}
         if self._engine is not None:
-            games = self._engine.games
-            kernel, self._encoder_extra = games_kernel(self.config.observation), ()
-            obs_extra = (self._next_obs,)  # the open/act kernels' last arguments
-            open_kernel, act_kernel = engine_kernels(self.config.observation)
-            if uses_engine_obs(self.config, games):  # the context block, a variant's turns
-                kernel, open_kernel, act_kernel = encode_engine_games, *engine_obs_kernels()
-                self._encoder_extra = encoder_extra(self.config, games)
-                obs_extra = engine_obs_extra(self.config, games, self._next_obs)
-            self._engine.use_kernels(open_kernel, act_kernel, *obs_extra)
-            self._encoder = (kernel, games.state, games.me, games.opp, self._engine_sides,
-                             self._obs_shape, self._obs_dtype)
+            for engine in self._engines.values():
+                self._bind(engine)
+            self._encoder = self._encoders[self._engine_rules]
             self._next_obs_row = self._next_obs[0]
+
+    def _bind(self, engine) -> None:
+        """``engine``'s kernels (they encode the next observation into ``_next_obs``), and
+        its observation kernel with its arguments into ``_encoders``."""
+        games = engine.games
+        kernel, encoder_args = games_kernel(self.config.observation), ()
+        obs_extra = (self._next_obs,)  # the open/act kernels' last arguments
+        open_kernel, act_kernel = engine_kernels(self.config.observation)
+        if uses_engine_obs(self.config, games):  # the context block, a variant's turns
+            kernel, open_kernel, act_kernel = encode_engine_games, *engine_obs_kernels()
+            encoder_args = encoder_extra(self.config, games, self._mblock)
+            obs_extra = engine_obs_extra(self.config, games, self._next_obs, self._mblock)
+        engine.use_kernels(open_kernel, act_kernel, *obs_extra)
+        self._encoders[games.game_rules] = (kernel, games.state, games.me, games.opp,
+                                            self._engine_sides, self._obs_shape,
+                                            self._obs_dtype, encoder_args)
+
+    def _start_on_engine(self, match: Match | None, rng) -> bool:
+        """Start the money game, or ``match``'s current game, on the kernels (on the
+        engine of its rules); ``False`` (nothing started) when ``rng`` is not a numpy
+        ``Generator``. ``match.game`` is ``None`` until :attr:`game` is read."""
+        if match is not None:
+            rules = match.game_rules()
+            if rules not in self._engines:
+                self._engines[rules] = EngineGame(rules)
+                self._bind(self._engines[rules])
+            self._engine, self._engine_rules = self._engines[rules], rules
+            self._encoder = self._encoders[rules]
+            write_match_block(self._mblock, match)
+            match.game = None
+        if not self._engine.open(rng):
+            return False
+        self._fast = True
+        return True
+
+    def _encode_next(self) -> None:
+        """Encode the observation of the side to act into ``_next_obs`` again (the match's
+        part of the context changed)."""
+        kernel, state, me, opp, sides, _, _, extra = self._encoder
+        kernel(state, me, opp, sides[self._engine.actor], self._next_obs, *extra)
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in ("_encoder", "_next_obs_row", "_encoder_extra"):
+        for name in ("_encoder", "_encoders", "_next_obs_row"):
             state.pop(name, None)
         return state
 
@@ -223,6 +219,8 @@ class raw_env(AECEnv):
         if self._fast:
             self._fast = False
             self._game = Game.from_games(self._engine.games, 0)
+            if self.match is not None:
+                self.match.game = self._game
         return self._game
 
     @game.setter
@@ -247,9 +245,9 @@ class raw_env(AECEnv):
                 return {"observation": self._next_obs_row.copy(),
                         "action_mask": engine.mask.copy() if engine.phase != P_OVER
                         else np.zeros(N_ACTIONS, dtype=np.int8)}
-            kernel, state, me, opp, sides, shape, dtype = self._encoder
+            kernel, state, me, opp, sides, shape, dtype, extra = self._encoder
             out = np.empty(shape, dtype)
-            kernel(state, me, opp, sides[side], out, *self._encoder_extra)  # encode_games
+            kernel(state, me, opp, sides[side], out, *extra)  # encode_games
             return {"observation": out[0], "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
         g = self.game
         # Fresh arrays at every call (encoding is one kernel call: cheaper than caching
@@ -295,12 +293,12 @@ class raw_env(AECEnv):
                 self.action_spaces[agent].seed_on_use(seed + i)
         self.agents = self.possible_agents[:]
         if not options:
-            if self._engine is not None and self._engine.open(rng):
-                self._fast = True
+            match = Match(self.config.match_length, self.config.rules()) if self.config.match_length else None
+            if self._engine is not None and self._start_on_engine(match, rng):
+                self.match = match
                 self._reset_bookkeeping(self._engine.actor)
                 self._sync()
                 return
-            match = Match(self.config.match_length, self.config.rules()) if self.config.match_length else None
             game = match.new_game(rng) if match else Game(self.config.rules())
             if not match:
                 game.opening(rng)
@@ -330,8 +328,9 @@ class raw_env(AECEnv):
             if engine.phase != P_OVER and self.config.max_turns is None:
                 self.agent_selection = self.possible_agents[engine.actor]  # (_sync, in short)
             else:
+                over = engine.phase == P_OVER  # (in match play the next game may start)
                 self._sync()
-                if engine.phase == P_OVER:
+                if over:
                     self._accumulate_rewards()
         else:
             # an illegal action (the Game raises, naming it), or no numpy generator: the
@@ -352,18 +351,24 @@ class raw_env(AECEnv):
         """After a reset or a step: forced moves played, the next game of a match started,
         and rewards, terminations, truncations, infos and ``agent_selection`` set."""
         if self._fast:
+            if self._engine.over and self.match is not None and self._next_game_of_match(
+                    self._engine.result()):  # the match is over: rewards and infos are set
+                self.agent_selection = self.possible_agents[self._engine.actor]
+                return
+        else:
+            g = self.game
+            if not g.settled:
+                g.settle(self.np_random)  # forced moves are not asked
+            if g.phase == Phase.OVER and self.match is not None and self._next_game_of_match(
+                    g.result):  # the match is over: rewards and infos are set
+                self.agent_selection = self.possible_agents[g.actor]
+                return
+        if self._fast:  # (the next game of a match may have started on the kernels)
             engine = self._engine
             result = engine.result() if engine.over else None
             actor, turns = engine.actor, engine.turns
         else:
             g = self.game
-            if not g.settled:
-                g.settle(self.np_random)  # forced moves are not asked
-            if g.phase == Phase.OVER and self.match is not None:
-                g = self._next_game_of_match(g.result)
-                if g.phase == Phase.OVER:  # the match is over: rewards and infos are set
-                    self.agent_selection = self.possible_agents[g.actor]
-                    return
             result, actor, turns = g.result if g.phase == Phase.OVER else None, g.actor, g.turns
         if result is not None:
             self._pay(result)
@@ -379,10 +384,10 @@ class raw_env(AECEnv):
             self.terminations[a] = True
             self.infos[a] = game_info(r, self.possible_agents)
 
-    def _next_game_of_match(self, result) -> Game:
+    def _next_game_of_match(self, result) -> bool:
         """Match play: record the finished game, pay its reward, and start the next game
-        (returned) unless the match is over (then the finished game is returned, with the
-        match's rewards and infos set)."""
+        (on the kernels when it can) unless the match is over; whether it is over (then
+        the match's rewards and infos are set)."""
         match = self.match
         equity = self.config.match_reward == "equity"
         change = [2 * match.equity_change(result, side) for side in (0, 1)] if equity else [0, 0]
@@ -392,9 +397,10 @@ class raw_env(AECEnv):
             self.rewards[a] = change[side]
             self.infos[a] = {"game": last_game, "score": match.score}
         if not match.is_over:
-            self.game = match.new_game(self.np_random)
-            self.game.settle(self.np_random)
-            return self.game
+            if self._engine is None or not self._start_on_engine(match, self.np_random):
+                self.game = match.new_game(self.np_random)
+                self.game.settle(self.np_random)
+            return False
         winner = self.possible_agents[match.winner]
         for side, a in enumerate(self.possible_agents):
             if not equity:
@@ -402,7 +408,10 @@ class raw_env(AECEnv):
             self.terminations[a] = True
             self.infos[a] = {"game": last_game, "score": match.score, "winner": winner,
                              "games": match.games, "crawford_games": match.crawford_games_played}
-        return self.game
+        if self._fast:  # the last observation shows the final score
+            write_match_block(self._mblock, match)
+            self._encode_next()
+        return True
 
     # ------------------------------------------------------------- accessors
     @property

@@ -74,10 +74,10 @@ class EnvConfig:
     @property
     def batch_kernels_apply(self) -> bool:
         """Whether the single-game engine (:mod:`bg_env.core.engine`, the AEC env's fast
-        path) can play these games: money games of every variant, with or without the
-        context block and the cube. Match play runs on :class:`~bg_env.core.game.Game`.
-        The vector envs cover more (:attr:`vector_kernels_apply`)."""
-        return not self.match_length
+        path) can play these games: money games and matches of every variant, with or
+        without the context block and the cube (always, now; the vector envs cover less:
+        :attr:`vector_kernels_apply`)."""
+        return True
 
     @property
     def vector_kernels_apply(self) -> bool:

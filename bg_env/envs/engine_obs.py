@@ -2,8 +2,8 @@
 without the context block (standard games without it use the plain kernels of
 :func:`bg_env.envs.observation.engine_kernels`): the encoder's board part
 (:mod:`bg_env.envs.observation`), Long Nardy's board in the standard view, and the context
-block (:mod:`bg_env.envs.context`: the variant, the nuclear bomb, the Plakoto pins; a money
-game). The variants whose moves are not standard pass their turns ``vt``
+block (:mod:`bg_env.envs.context`: the variant, the nuclear bomb, the Plakoto pins, and in
+match play the match's part, :func:`write_match_block`). The variants whose moves are not standard pass their turns ``vt``
 (:mod:`bg_env.core.batch_variants`: the pins live there); the others pass ``None``.
 
 The same vectors as :meth:`raw_env.observe <bg_env.envs.backgammon.raw_env.observe>` makes
@@ -12,7 +12,9 @@ from a :class:`~bg_env.core.game.Game` (tested in lockstep in
 
 A kernel's options are one ``int64`` array (:func:`obs_params`): whether the context
 block is on, the variant's place in :data:`~bg_env.envs.context.VARIANT_ORDER`, whether
-the board is drawn in the standard view, and where the context block starts.
+the board is drawn in the standard view, where the context block starts, and whether it
+holds a match's part (then copied from the ``(2, 6)`` array ``mblock``, one row per side,
+that :func:`write_match_block` fills at the start of each game of the match).
 """
 
 from __future__ import annotations
@@ -22,29 +24,57 @@ from numba import njit
 
 from ..core import batch as _batch
 from ..core.batch_rules import R_BOMB
-from ..core.game import PURE_PYTHON
+from ..core.game import PURE_PYTHON, Game, Rules
 from ..core.variants import get_variant
-from .context import VARIANT_ORDER
+from .context import VARIANT_ORDER, encode_context
 from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 
 __all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
-           "engine_obs_kernels", "encode_engine_games", "games_bombs"]
+           "engine_obs_kernels", "encode_engine_games", "games_bombs", "match_block",
+           "write_match_block"]
 
-C_ON, C_VARIANT, C_VIEW, C_OFFSET = range(4)
+C_ON, C_VARIANT, C_VIEW, C_OFFSET, C_MATCH = range(5)
+MATCH_SLOTS = slice(62, 68)
+"""The match's part of the context block (:func:`~bg_env.envs.context.encode_context`)."""
 
 
 def obs_params(config) -> np.ndarray:
     """The kernels' options for an :class:`~bg_env.envs.config.EnvConfig`: the context
     block on or off, the variant, Long Nardy's standard view (the ``"tesauro"`` board with
-    the context block, as :meth:`raw_env.observe` draws it), the block's offset."""
+    the context block, as :meth:`raw_env.observe` draws it), the block's offset, match
+    play."""
     variant = get_variant(config.game_rules.variant)
-    out = np.zeros(4, np.int64)
+    out = np.zeros(5, np.int64)
     out[C_ON] = config.uses_context
     out[C_VARIANT] = VARIANT_ORDER.index(variant.name)
     out[C_VIEW] = (config.uses_context and variant.geometry != "opposite"
                    and config.observation != "compact")
     out[C_OFFSET] = COMPACT_SIZE if config.observation == "compact" else TESAURO_SIZE
+    out[C_MATCH] = config.uses_context and config.match_length > 0
     return out
+
+
+def match_block(config) -> np.ndarray:
+    """The ``mblock`` array of ``config``'s kernels: ``(2, 6)``, of the observation's
+    dtype (zeros: a money game's, or a match's before :func:`write_match_block`)."""
+    return np.zeros((2, MATCH_SLOTS.stop - MATCH_SLOTS.start),
+                    np.int8 if config.observation == "compact" else np.float32)
+
+
+_STUB: list = []
+"""A standard Game whose context block has nothing but the variant (made once)."""
+
+
+def write_match_block(mblock: np.ndarray, match) -> None:
+    """The match's part of the context block of each side (row ``side``) for the game
+    about to start in ``match`` (a :class:`~bg_env.core.match.Match`): what
+    :func:`~bg_env.envs.context.encode_context` writes there, which does not depend on
+    the game (the points away, the Crawford flags, the match-winning chance)."""
+    if not _STUB:
+        _STUB.append(Game(Rules(cube=False)))
+    integer = mblock.dtype == np.int8
+    for side in (0, 1):
+        mblock[side] = encode_context(_STUB[0], side, match, integer=integer)[MATCH_SLOTS]
 
 
 def uses_engine_obs(config, games) -> bool:
@@ -54,18 +84,18 @@ def uses_engine_obs(config, games) -> bool:
     return config.uses_context or games.variant_rows is not None
 
 
-def engine_obs_extra(config, games, out) -> tuple:
+def engine_obs_extra(config, games, out, mblock) -> tuple:
     """The arguments the kernels of :func:`engine_obs_kernels` take after the engine's
     own (``EngineGame`` passes ``vt`` itself when the variant has turns; ``None`` stands in
-    for it otherwise): ``(out, params, compact)``."""
+    for it otherwise): ``(out, params, compact, mblock)`` (``mblock``: :func:`match_block`)."""
     vt = () if games.variant_rows is not None else (None,)
-    return (*vt, out, obs_params(config), config.observation == "compact")
+    return (*vt, out, obs_params(config), config.observation == "compact", mblock)
 
 
-def encoder_extra(config, games) -> tuple:
+def encoder_extra(config, games, mblock) -> tuple:
     """The arguments :func:`encode_engine_games` takes after ``out``."""
     vt = None if games.variant_rows is None else games.variant_rows.kernel_args
-    return (games.rules, vt, obs_params(config), config.observation == "compact")
+    return (games.rules, vt, obs_params(config), config.observation == "compact", mblock)
 
 
 @njit(cache=True)
@@ -133,7 +163,7 @@ if not PURE_PYTHON:
             o[37 + p] = (theirs >> (25 - p)) & 1
 
     @njit(cache=True)
-    def _encode(s, me, opp, rules, side, out, vt, i, params, compact):
+    def _encode(s, me, opp, rules, side, out, vt, i, params, compact, mblock):
         """Row ``i``'s observation from ``side`` into ``out[0]`` (``out``: ``(1, size)``):
         the board, then the context block into ``out[0, offset:]`` when it is on."""
         _board(s, me, opp, side, out, compact, params)
@@ -146,28 +176,31 @@ if not PURE_PYTHON:
             if vt is not None:
                 info = vt[1]
                 _pins(o, s, side, info[i, I_PIN_ME], info[i, I_PIN_OPP])
+            if params[C_MATCH]:
+                o[62:68] = mblock[side]
 
     @njit(cache=True)
-    def encode_engine_games(state, me, opp, sides, out, rules, vt, params, compact):
+    def encode_engine_games(state, me, opp, sides, out, rules, vt, params, compact, mblock):
         """Every row's observation from ``sides[i]`` into ``out[i]`` (the arguments after
         ``out``: :func:`encoder_extra`)."""
         for i in range(state.shape[0]):
             _encode(state[i], me[i], opp[i], rules, sides[i], out[i:i + 1], vt, i, params,
-                    compact)
+                    compact, mblock)
 
     @njit(cache=True)
-    def _act_variant(s, me, opp, rules, mask, action, fn, st, vt, out, params, compact):
+    def _act_variant(s, me, opp, rules, mask, action, fn, st, vt, out, params, compact,
+                     mblock):
         """:func:`bg_env.core.engine.act`, then the observation of the side to act."""
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st, vt)
         if phase >= 0:
-            _encode(s, me, opp, rules, actor, out, vt, 0, params, compact)
+            _encode(s, me, opp, rules, actor, out, vt, 0, params, compact, mblock)
         return phase, actor, turns
 
     @njit(cache=True)
-    def _open_variant(s, me, opp, rules, mask, fn, st, vt, out, params, compact):
+    def _open_variant(s, me, opp, rules, mask, fn, st, vt, out, params, compact, mblock):
         """:func:`bg_env.core.engine.open_game`, then the observation of the side to act."""
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st, vt)
-        _encode(s, me, opp, rules, actor, out, vt, 0, params, compact)
+        _encode(s, me, opp, rules, actor, out, vt, 0, params, compact, mblock)
         return phase, actor, turns
 
 
@@ -176,7 +209,8 @@ def engine_obs_kernels():
     <bg_env.core.engine.EngineGame.use_kernels>`: each plays as
     :func:`~bg_env.core.engine.open_game` / ``act`` do, then encodes the observation of the
     side to act into ``extra`` (:func:`engine_obs_extra`: ``out`` of shape ``(1, size)``;
-    ``params``: :func:`obs_params`; ``compact``: the ``"compact"`` encoder).
+    ``params``: :func:`obs_params`; ``compact``: the ``"compact"`` encoder; ``mblock``:
+    :func:`match_block`).
 
     Raises:
         RuntimeError: the kernels are off (pure Python).

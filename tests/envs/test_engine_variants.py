@@ -119,9 +119,9 @@ def test_every_variant_runs_on_the_kernels_with_its_context_block():
         assert env.on_kernels, variant
         obs = env.observe(env.agent_selection)["observation"]
         assert obs.shape[0] == 212 + CONTEXT_SIZE
-    env = raw_env(match_length=3)
+    env = raw_env(match_length=3)  # match play too (tests/envs/test_engine_match.py)
     env.reset(seed=0)
-    assert not env.on_kernels
+    assert env.on_kernels
 
 
 @pytest.mark.parametrize("variant", ["plakoto", "long_nardy", "nuclear", "hypergammon2"])
