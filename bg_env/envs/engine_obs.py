@@ -92,8 +92,11 @@ def engine_obs_extra(config, games, out, mblock) -> tuple:
     return (*vt, out, obs_params(config), config.observation == "compact", mblock)
 
 
-def encoder_extra(config, games, mblock) -> tuple:
-    """The arguments :func:`encode_engine_games` takes after ``out``."""
+def encoder_extra(config, games, mblock=None) -> tuple:
+    """The arguments :func:`encode_engine_games` takes after ``out`` (``mblock``:
+    :func:`match_block`; ``None``: zeros, the match's slots left at zero)."""
+    if mblock is None:
+        mblock = match_block(config)
     vt = None if games.variant_rows is None else games.variant_rows.kernel_args
     return (games.rules, vt, obs_params(config), config.observation == "compact", mblock)
 
