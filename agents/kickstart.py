@@ -44,6 +44,7 @@ the caller's (SB3 seeds them from the run's ``seed``).
 from __future__ import annotations
 
 import logging
+import zipfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,9 +55,10 @@ from bg_env.envs.play_env import (N_FEATURES, PRESENT, BackgammonPlaysEnv, board
                                   order_candidates)
 
 from . import load_agent
+from .config import ConfigError
 
 __all__ = ["TeacherGames", "load_teacher", "teacher_games", "fit", "agreement", "kickstart",
-           "teacher_equity", "Distillation"]
+           "teacher_equity", "Distillation", "init_policy"]
 
 logger = logging.getLogger(__name__)
 
@@ -327,3 +329,20 @@ class Distillation:
         self.history.append({"steps": steps, "weight": weight, "kl": kl.item()})
         self.model.logger.record_mean("train/kickstart_kl", kl.item())
         self.model.logger.record("train/kickstart_weight", weight)
+
+
+def init_policy(model, path: str) -> None:
+    """Load the policy weights of the trainer's ``.zip`` at ``path`` into ``model``.
+
+    Raises:
+        ConfigError: no such file, not a model archive, or another network's shape
+            (the message names ``init`` and the file).
+    """
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    try:
+        _, params, _ = load_from_zip_file(path, load_data=False, device=model.device)
+        model.policy.load_state_dict(params["policy"])
+    except (OSError, ValueError, KeyError, RuntimeError, zipfile.BadZipFile) as exc:
+        raise ConfigError(f"init={path!r}: not a policy of this shape "
+                          f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]})") from None

@@ -51,10 +51,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from . import load_agent
-from .config import ConfigError, refuse_rewind, require_at_least
+from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
-from .kickstart import Distillation, kickstart, load_teacher, teacher_equity
+from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
 from .model_files import load_torch_file, load_torch_member
 from .ppo import ACTIVATIONS, PPOAgent
 from .ppo_policy import POOLINGS, CandidatePolicy
@@ -63,7 +63,7 @@ from .proc_vec_env import ProcessVecEnv
 from .report import write_report
 
 __all__ = ["PPOConfig", "train_ppo", "make_env", "make_vec_env", "new_model", "snapshot",
-           "read_checkpoint", "init_policy"]
+           "read_checkpoint"]
 
 _NOT_IN_MODEL = ["_last_obs", "_last_original_obs", "_last_episode_starts"]
 """Rollout state left out of ``model.zip`` (the envs' last observations: ~1 MB)."""
@@ -445,23 +445,6 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
     finally:
         venv.close()
     return final
-
-
-def init_policy(model, path: str) -> None:
-    """Load the policy weights of the trainer's ``.zip`` at ``path`` into ``model``.
-
-    Raises:
-        ConfigError: no such file, not a model archive, or another network's shape
-            (the message names ``init`` and the file).
-    """
-    from stable_baselines3.common.save_util import load_from_zip_file
-
-    try:
-        _, params, _ = load_from_zip_file(path, load_data=False, device=model.device)
-        model.policy.load_state_dict(params["policy"])
-    except (OSError, ValueError, KeyError, RuntimeError, zipfile.BadZipFile) as exc:
-        raise ConfigError(f"init={path!r}: not a policy of this shape "
-                          f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]})") from None
 
 
 def _kickstart(model, cfg: PPOConfig, progress: bool) -> None:

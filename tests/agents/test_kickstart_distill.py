@@ -16,8 +16,8 @@ import torch
 pytest.importorskip("sb3_contrib")
 
 from agents.config import ConfigError  # noqa: E402
-from agents.kickstart import Distillation, load_teacher, teacher_equity  # noqa: E402
-from agents.train_ppo import (PPOConfig, init_policy, make_vec_env, new_model,  # noqa: E402
+from agents.kickstart import Distillation, init_policy, load_teacher, teacher_equity  # noqa: E402
+from agents.train_ppo import (PPOConfig, make_vec_env, new_model,  # noqa: E402
                               train_ppo)
 
 
