@@ -38,7 +38,7 @@ from ..core.kernel_io import new_position
 from ..core.position import Position
 from ..core.variants import PinnedPosition, Variant, get_variant, opp_index
 
-__all__ = ["CONTEXT_SIZE", "VARIANT_ORDER", "encode_context", "encode_contexts", "context_space",
+__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "VARIANT_ORDER", "encode_context", "encode_contexts", "context_space",
            "standard_view"]
 
 VARIANT_ORDER = (
@@ -46,6 +46,9 @@ VARIANT_ORDER = (
     "sudden_death", "nuclear", "plakoto", "caucasian", "long_nardy",
 )
 CONTEXT_SIZE = 68
+MATCH_SLOTS = slice(62, CONTEXT_SIZE)
+"""The match's part of the block (the table above: in match play, points away, Crawford,
+match-winning chance), offsets 62..67."""
 _POINTS = np.arange(1, 25, dtype=np.int64)
 _FACING = 25 - _POINTS
 

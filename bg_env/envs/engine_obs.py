@@ -26,7 +26,7 @@ from ..core import batch as _batch
 from ..core.batch_rules import R_BOMB
 from ..core.game import PURE_PYTHON, Game, Rules
 from ..core.variants import get_variant
-from .context import VARIANT_ORDER, encode_context
+from .context import MATCH_SLOTS, VARIANT_ORDER, encode_context
 from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 
 __all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
@@ -34,8 +34,6 @@ __all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
            "write_match_block"]
 
 C_ON, C_VARIANT, C_VIEW, C_OFFSET, C_MATCH = range(5)
-MATCH_SLOTS = slice(62, 68)
-"""The match's part of the context block (:func:`~bg_env.envs.context.encode_context`)."""
 
 
 def obs_params(config) -> np.ndarray:

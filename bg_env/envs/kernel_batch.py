@@ -27,10 +27,10 @@ from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from ..core.match import MET_MAX_AWAY, match_equity
 from .config import EnvConfig
-from .context import context_space, encode_contexts
+from .context import MATCH_SLOTS, context_space, encode_contexts
 from .engine_obs import games_bombs
 from .observation import encode_games, observation_space
-from .vector_obs import MATCH_SLOTS, VariantObserver
+from .vector_obs import VariantObserver
 
 __all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play",
            "pubeval_judges"]

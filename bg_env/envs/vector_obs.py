@@ -5,10 +5,10 @@ encoded from its learner's side by the single env's own kernel
 board in the standard view, the context block with the variant and the Plakoto pins read
 from the rows' variant turns, :class:`~bg_env.core.batch_variants.VariantRows`).
 
-In match play the block's match slots (:data:`MATCH_SLOTS`, :mod:`bg_env.envs.context`:
+In match play the block's match slots (:data:`bg_env.envs.context.MATCH_SLOTS`:
 in match play, points away, Crawford, match-winning chance) come from the vector env's
-match encoder, as for the other variants; the engine's kernel plays money games only and
-leaves them at zero.
+match encoder, as for the other variants; the engine's kernel is given no match block
+here and leaves them at zero.
 """
 
 from __future__ import annotations
@@ -16,13 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import engine_obs
-from .context import CONTEXT_SIZE
 
-__all__ = ["MATCH_SLOTS", "VariantObserver"]
-
-MATCH_SLOTS = slice(62, CONTEXT_SIZE)
-"""The match part of the context block (:mod:`bg_env.envs.context`'s table: offsets
-62..67)."""
+__all__ = ["VariantObserver"]
 
 
 class VariantObserver:
