@@ -75,8 +75,8 @@ class EnvConfig:
     def batch_kernels_apply(self) -> bool:
         """Whether the single-game engine (:mod:`bg_env.core.engine`, the AEC env's fast
         path) can play these games: money games and matches of every variant, with or
-        without the context block and the cube (always, now; the vector envs cover less:
-        :attr:`vector_kernels_apply`)."""
+        without the context block and the cube: always, now, as
+        :attr:`vector_kernels_apply` (kept for the callers that ask)."""
         return True
 
     @property
