@@ -103,8 +103,6 @@ def load_teacher(spec: str):
         ConfigError: the agent has no ``play_equities`` (the message names ``kickstart``).
         ValueError, FileNotFoundError: as :func:`agents.load_agent`.
     """
-    from .config import ConfigError
-
     try:
         teacher = load_agent(spec)
     except (ValueError, FileNotFoundError) as exc:
@@ -246,7 +244,6 @@ def teacher_equity(teacher):
     Raises:
         ConfigError: the teacher has no ``net`` (the message names ``kickstart``).
     """
-    from .config import ConfigError
     from .td import N_FEATURES as TD_FEATURES
     from .td import numpy_equity
 
