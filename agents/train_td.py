@@ -39,8 +39,8 @@ from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
 from .td import (
-    TDAgent, TDNet, flip_outputs, load_net, plays_features, numpy_equity, save_net,
-    terminal_target,
+    TDAgent, TDNet, flip_outputs, load_net, plays_features, numpy_equity, position_features,
+    save_net, terminal_target,
 )
 
 __all__ = ["TDConfig", "train_td", "self_play_game", "game_stream", "worker_pool"]
@@ -119,7 +119,9 @@ def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
     Returns:
         ``(x, v, sides, result)``: the features of each afterstate (mover's view), the
         network's outputs for them when chosen, the side that moved, and the game result.
-        Sides need not alternate: a side that cannot move passes without an afterstate.
+        Sides need not alternate: a turn with one legal play (or none) is played by the
+        game without a decision and leaves no afterstate; the last afterstate is always
+        the winner's (the final board when the winning play was forced).
     """
     game = Game(Rules(cube=False))
     game.opening(rng)
@@ -137,6 +139,13 @@ def self_play_game(net: TDNet, rng: np.random.Generator, epsilon: float = 0.0):
         vs.append(v[i])
         sides.append(game.turn)
         game.play(plays[i], rng)
+    if not sides or sides[-1] != game.result.winner:  # the winning play had no choice
+        x = position_features([game.position])  # (the end, from the winner's side)
+        with torch.inference_mode():
+            v = net(torch.from_numpy(x)).numpy()
+        xs.append(x[0])
+        vs.append(v[0])
+        sides.append(game.result.winner)
     return np.stack(xs), torch.from_numpy(np.stack(vs)), sides, game.result
 
 

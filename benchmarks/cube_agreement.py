@@ -74,9 +74,7 @@ def gnubg_class(gnubg, position, settings: CubeSettings) -> tuple[str, float]:
 def agent_decisions(agent, position) -> tuple[bool, bool]:
     """(doubles?, takes?) of ``agent`` at ``position``, cube centred, money play."""
     view = MatchView(None)
-    view.game = game = Game(Rules(cube=True))
-    game.position, game.turn = position, 0
-    game.begin_turn(np.random.default_rng(0))
+    view.game = game = Game.from_position(position, np.random.default_rng(0), Rules(cube=True))
     assert game.phase == Phase.CUBE
     doubles = agent.cube_action(view, game.legal_actions()) == DOUBLE
     game.offer_double()

@@ -98,9 +98,8 @@ def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
         raise RecordError(f"{where}, move {first.line}: the opening roll cannot be a double "
                           f"({first.dice[0]}{first.dice[1]})")
     dice = _RecordedDice([a.dice for a in actions[1:] if a.kind == ROLL_ACTION])
-    game = Game(rules)
+    game = Game(rules, turn=first.player)
     game.events = []
-    game.turn = first.player
     checked = 0
     try:
         game.begin_turn(dice, first.dice)

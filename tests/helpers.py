@@ -288,9 +288,9 @@ class RecordingGame(Game):
     """A Game that logs every play it completes in ``self.log`` (set it to a list first):
     ``(turn start, dice, moves, result)``, forced and empty plays included."""
 
-    def _end_turn(self, rng) -> None:
+    def _play_ended(self) -> None:  # the Game's hook at the end of each play
         self.log.append((self.turn_start, self.dice, tuple(self.played), self.position))
-        super()._end_turn(rng)
+        super()._play_ended()
 
 
 _M64 = (1 << 64) - 1

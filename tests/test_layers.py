@@ -22,9 +22,9 @@ CORE = {
             "match_id", "cube", "variants"],
     KERNELS: ["move_kernels", "kernel_io", "dice_kernels", "mask_kernels", "fast",
               "pubeval_kernels", "batch",
-              "batch_opponents", "batch_match", "game_kernels", "engine",
+              "batch_opponents", "batch_match", "game_row", "engine",
               "variant_kernels", "variant_search", "variant_turn", "batch_variants", "batch_rules"],
-    GAME: ["start", "game", "game_cube", "match", "__init__"],
+    GAME: ["start", "game", "game_view", "game_cube", "match", "__init__"],
 }
 
 

@@ -1,14 +1,15 @@
-"""Many money games at once: the :class:`~bg_env.core.game.Game` state machine as numba
-kernels over arrays (the fast path of vector environments).
+"""The state machine of a game of backgammon as numba kernels over arrays: one copy of the
+turn, the cube, the opening and the end of a game, for many games at once (the vector
+envs), one game drawing its dice from a numpy generator (:mod:`bg_env.core.engine`, the
+PettingZoo env's fast path) and one row of a :class:`~bg_env.core.game.Game` (through
+:mod:`bg_env.core.game_row`, the ``HOLD`` column set).
 
-Rules source: ``docs/RULES.md`` §1-§7, through :mod:`bg_env.core.game` (the truth: this
-module follows it decision by decision and is tested against it, in lockstep, on random
-games) and the move kernels of :mod:`bg_env.core.mask_kernels`. Every variant: the rules
-array carries its start layout, its largest win and the nuclear bomb
-(:mod:`bg_env.core.batch_rules`); the variants whose moves are not standard (Plakoto,
-Caucasian, Long Nardy, sudden death) play their turns through the per-row kernels of
-:mod:`bg_env.core.batch_variants`, passed to the turn kernels as their last argument
-``vt`` (``None`` for standard moves).
+Rules source: ``docs/RULES.md`` §1-§7; the moves are the kernels of
+:mod:`bg_env.core.mask_kernels`, tested against the reference generators of
+:mod:`bg_env.core.moves`. Every variant: the rules array carries its start layout, its
+largest win and the nuclear bomb (:mod:`bg_env.core.batch_rules`); the variants whose
+moves are not standard play their turns through the per-row kernels of
+:mod:`bg_env.core.batch_variants` (the turn kernels' last argument ``vt``, else ``None``).
 
 State of game ``i`` (:class:`Games` holds the arrays):
 
@@ -16,20 +17,22 @@ State of game ``i`` (:class:`Games` holds the arrays):
   :class:`~bg_env.core.position.Position`);
 * ``state[i]``: ``int64`` columns named by the constants below: the side on turn, the
   phase (``P_CUBE``, ``P_TAKE``, ``P_BEAVER_TAKE``, ``P_MOVE``, ``P_OVER``: the order of
-  the observation's phase one-hot), the cube, the dice still to play, the turns played and,
-  once over, the result;
+  the observation's phase one-hot), the cube, the dice still to play, the turns played,
+  once over the result; ``HOLD`` (a Game's row: stop at each complete play and each roll,
+  which the Game makes from its own generator: :func:`settle_row`, :func:`rolled_row`),
+  ``NEED_ROLL`` and ``TIES`` (a roll to make, the opening ties so far);
 * ``mask[i]``: ``bool[N_ACTIONS]``, the legal actions of the side that must decide now
   (all false when the game is over);
 * ``seeds[i]``: the state of the game's own random generator (splitmix64; dice are drawn
   as unbiased integers with Lemire's method). One seed, one game.
 
-The turn kernels (``open_row``, ``step_row``, ``_settle``...) also serve
-:mod:`bg_env.core.engine`, whose one game draws its dice from a numpy ``Generator``: they
-take the dice source as ``seeds, i, fn, st`` and draw through :func:`~bg_env.core.dice_kernels.next_die`.
+The turn kernels (``open_row``, ``step_row``, ``settle_row``...) take the dice source as
+``seeds, i, fn, st`` and draw through :func:`~bg_env.core.dice_kernels.next_die`: game
+``i``'s own generator, or the numpy bit generator of the engine's one game.
 
-Decisions with one answer are not asked, as in :class:`~bg_env.core.game.Game`: no cube
-question when doubling is not allowed, no step when no die can be played, and a checker
-move that is the only legal one is played automatically.
+Decisions with one answer are not asked: no cube question when doubling is not allowed,
+no step when no die can be played, and a checker move that is the only legal one is
+played automatically.
 
 Kernels trust their input: the boards come from :meth:`Games.reset` and the actions are
 checked against ``mask`` by :func:`act` (an illegal action changes nothing and reports
@@ -60,7 +63,12 @@ MOVES_LEFT, LARGER_ONLY, N_DICE, DIE0 = 6, 7, 8, 9  # DIE0..DIE0+3: the dice sti
 ROLL0, ROLL1, TURNS, WINNER, OUTCOME, POINTS = 13, 14, 15, 16, 17, 18
 N_PLAYED, PLAYED0 = 19, 20  # PLAYED0..PLAYED0+3: this turn's moves, action + 150 * hit
 BOMB_OWNER = 24  # nuclear: -1 while nobody owns the bomb, else the side that may set it off
-N_COLUMNS = 25
+HOLD = 25  # 1: stop at each complete play and at each roll (Game's rows; see settle_row)
+NEED_ROLL, TIES = 26, 27  # the roll the row waits for (ROLL_*; 0: none), opening ties so far
+N_COLUMNS = 28
+
+ROLL_OPENING, ROLL_PLAY = 1, 2
+"""Values of ``NEED_ROLL``: each side's die of the opening roll, a turn's two dice."""
 
 # phases (the order of the observation's phase one-hot)
 P_CUBE, P_TAKE, P_BEAVER_TAKE, P_MOVE, P_OVER = 0, 1, 2, 3, 4
@@ -113,14 +121,14 @@ def _may_bomb(s, rules):
 
 @njit(cache=True)
 def _set_off_bomb(s, me, opp, rules, seeds, i, fn, st):
-    """Nuclear (:meth:`Game._set_off_bomb`): every blot of both sides to the bar, the bomb
+    """Nuclear: every blot of both sides to the bar, the bomb
     to the opponent; then the side on turn doubles or rolls as usual (nuclear's moves are
     standard: no ``vt``)."""
     explode_side(me)
     explode_side(opp)
     s[BOMB_OWNER] = 1 - s[TURN]
     if not _may_double(s, rules):
-        _roll_and_play(s, me, opp, seeds, i, fn, st)
+        _roll(s, me, opp, rules, ROLL_PLAY, seeds, i, fn, st)
 
 
 @njit(cache=True)
@@ -165,10 +173,10 @@ def _all_off(side):
 
 # ---------------------------------------------------------------- turn sequence
 @njit(cache=True)
-def _start_play(s, me, opp, d1, d2, vt=None, i=0):
-    """The dice are rolled: plan the play (:meth:`Game._start_play`); a turn with no
-    playable die is ended by :func:`_settle`. ``vt``: the variant turns
-    (:mod:`~.batch_variants`) of a variant whose moves are not standard, else ``None``."""
+def start_play_row(s, me, opp, d1, d2, vt=None, i=0):
+    """The dice are rolled: plan the play; a turn with no playable die is ended by
+    :func:`settle_row`. ``vt``: the variant turns (:mod:`~.batch_variants`) of a variant
+    whose moves are not standard, else ``None``."""
     s[PHASE] = P_MOVE
     s[ROLL0] = d1
     s[ROLL1] = d2
@@ -191,20 +199,49 @@ def _start_play(s, me, opp, d1, d2, vt=None, i=0):
 
 
 @njit(cache=True)
-def _roll_and_play(s, me, opp, seeds, i, fn, st, vt=None):
-    """Roll the dice and plan the play."""
-    d1 = next_die(seeds, i, fn, st)
-    _start_play(s, me, opp, d1, next_die(seeds, i, fn, st), vt, i)
+def rolled_row(s, me, opp, rules, d1, d2, vt=None, i=0):
+    """The roll the row waits for (``NEED_ROLL``) is ``d1``-``d2``: an opening roll (each
+    side's die; a tie is rolled again, doubling the cube up to ``auto_doubles`` times
+    within ``max_cube``; the higher die plays both numbers, or in Long Nardy only decides
+    who starts, who then rolls two fresh dice) or a turn's roll (the play is planned)."""
+    kind = s[NEED_ROLL]
+    s[NEED_ROLL] = 0
+    if kind == ROLL_PLAY:
+        start_play_row(s, me, opp, d1, d2, vt, i)
+        return
+    if d1 == d2:
+        nxt = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
+        if s[TIES] < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0 and _cube_allowed(nxt, rules):
+            s[TIES] += 1
+            s[CUBE_VALUE] = nxt
+        s[NEED_ROLL] = ROLL_OPENING
+        return
+    s[TURN] = 0 if d1 > d2 else 1
+    if vt is not None and fresh_first_roll(vt):
+        s[NEED_ROLL] = ROLL_PLAY
+    else:
+        start_play_row(s, me, opp, max(d1, d2), min(d1, d2), vt, i)
 
 
 @njit(cache=True)
-def _begin_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
+def _roll(s, me, opp, rules, kind, seeds, i, fn, st, vt=None):
+    """The row needs a roll of ``kind``: drawn from the dice source until none is needed,
+    or, with ``HOLD`` set, left for the caller (:class:`~bg_env.core.game.Game` rolls
+    from its own generator and calls :func:`rolled_row`)."""
+    s[NEED_ROLL] = kind
+    while s[NEED_ROLL] != 0 and s[HOLD] == 0:
+        d1 = next_die(seeds, i, fn, st)
+        rolled_row(s, me, opp, rules, d1, next_die(seeds, i, fn, st), vt, i)
+
+
+@njit(cache=True)
+def begin_turn_row(s, me, opp, rules, seeds, i, fn, st, vt=None):
     """The turn of the side on turn: the cube question (or the bomb) when allowed, else
     roll."""
     if _may_double(s, rules) or _may_bomb(s, rules):
         s[PHASE] = P_CUBE
     else:
-        _roll_and_play(s, me, opp, seeds, i, fn, st, vt)
+        _roll(s, me, opp, rules, ROLL_PLAY, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
@@ -219,9 +256,9 @@ def _variant_ends(s, me, opp, rules, vt, i):
 
 
 @njit(cache=True)
-def _end_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
+def end_turn_row(s, me, opp, rules, seeds, i, fn, st, vt=None):
     """The play is complete: the game ends when the mover is off (or a variant's rule
-    ends it), else the other side takes the turn (:meth:`Game._end_turn`)."""
+    ends it), else the other side takes the turn."""
     if vt is not None:
         if _variant_ends(s, me, opp, rules, vt, i):
             return
@@ -240,11 +277,11 @@ def _end_turn(s, me, opp, rules, seeds, i, fn, st, vt=None):
         swap_row(vt, i)
     s[TURN] = 1 - s[TURN]
     s[N_DICE] = 0
-    _begin_turn(s, me, opp, rules, seeds, i, fn, st, vt)
+    begin_turn_row(s, me, opp, rules, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
-def _apply_move(s, me, opp, action, vt=None, i=0):
+def apply_move_row(s, me, opp, action, vt=None, i=0):
     """Play one checker move (unchecked), log it and use its die."""
     if vt is not None:
         hit, s[MOVES_LEFT] = move_row(vt, i, me, opp, action)
@@ -257,72 +294,78 @@ def _apply_move(s, me, opp, action, vt=None, i=0):
 
 
 @njit(cache=True)
-def _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
-    """Play forced moves and end finished turns until a real decision or the end of the
-    game (:meth:`Game.settle`), then write the decider's legal actions into ``mask`` (bool
-    or int8)."""
+def write_mask(s, me, opp, rules, mask, vt=None, i=0):
+    """The legal actions of the side that must decide now into ``mask`` (bool or int8;
+    cleared first: none when the game is over, waits for a roll or has a complete play);
+    returns ``(count, the only one when count is 1)`` of the checker moves (``(-1, -1)``
+    outside the move phase)."""
     mask[:] = 0
+    phase = s[PHASE]
+    if s[NEED_ROLL] != 0 or phase == P_OVER:
+        return -1, -1
+    if phase == P_CUBE:
+        mask[ROLL] = 1
+        mask[DOUBLE] = _may_double(s, rules)
+        mask[BOMB] = _may_bomb(s, rules)
+        return -1, -1
+    if phase == P_TAKE or phase == P_BEAVER_TAKE:
+        mask[TAKE] = 1
+        mask[DROP] = 1
+        if phase == P_TAKE and _may_beaver(s, rules):
+            mask[BEAVER] = 1
+        return -1, -1
+    if s[MOVES_LEFT] == 0:
+        return 0, -1
+    if vt is not None:
+        return turn_mask(vt, i, mask)
+    return mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
+                     s[LARGER_ONLY], mask)
+
+
+@njit(cache=True)
+def settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
+    """Play forced moves and end finished turns until a real decision or the end of the
+    game, then write the decider's legal actions into ``mask`` (:func:`write_mask`). With
+    ``HOLD`` set it also stops at a complete play (before the turn ends: the caller ends
+    it, :func:`end_turn_row`) and at a roll to make (``NEED_ROLL``)."""
     while True:
-        phase = s[PHASE]
-        if phase == P_OVER:
-            return
-        if phase == P_CUBE:
-            mask[ROLL] = 1
-            mask[DOUBLE] = _may_double(s, rules)
-            mask[BOMB] = _may_bomb(s, rules)
-            return
-        if phase == P_TAKE or phase == P_BEAVER_TAKE:
-            mask[TAKE] = 1
-            mask[DROP] = 1
-            if phase == P_TAKE and _may_beaver(s, rules):
-                mask[BEAVER] = 1
-            return
-        if s[MOVES_LEFT] == 0:
-            _end_turn(s, me, opp, rules, seeds, i, fn, st, vt)
+        if s[PHASE] == P_MOVE and s[MOVES_LEFT] == 0 and s[NEED_ROLL] == 0:
+            if s[HOLD] != 0:
+                mask[:] = 0
+                return
+            end_turn_row(s, me, opp, rules, seeds, i, fn, st, vt)
             continue
-        if vt is not None:
-            count, only = turn_mask(vt, i, mask)
-        else:
-            count, only = mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
-                                     s[LARGER_ONLY], mask)
+        count, only = write_mask(s, me, opp, rules, mask, vt, i)
         if count != 1:
             return
         mask[only] = 0
-        _apply_move(s, me, opp, only, vt, i)
+        apply_move_row(s, me, opp, only, vt, i)
 
 
 @njit(cache=True)
 def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
-    """A new game from the variant's start (:meth:`Game.opening`): each side rolls one
-    die, ties re-rolled (doubling up to ``auto_doubles`` times, within ``max_cube``), the
-    higher die plays both (Long Nardy's fresh first roll with ``vt``)."""
+    """A new game from the variant's start (:meth:`Game.opening`): the layout of the rules
+    array, then :func:`open_from`."""
     set_start(me, opp, rules)
     if vt is not None:
         clear_pins(vt, i)
+    open_from(s, me, opp, rules, mask, seeds, i, fn, st, vt)
+
+
+@njit(cache=True)
+def open_from(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
+    """A new game from the board in ``me``/``opp`` (and the row's pins): a fresh state
+    (``HOLD`` kept), then the opening roll (:func:`rolled_row`)."""
+    hold = s[HOLD]
     s[:] = 0
+    s[HOLD] = hold
     s[CUBE_VALUE] = 1
     s[CUBE_OWNER] = -1
     s[BOMB_OWNER] = -1
     s[WINNER] = -1
     s[OUTCOME] = -1
-    ties = 0
-    while True:
-        a = next_die(seeds, i, fn, st)
-        b = next_die(seeds, i, fn, st)
-        if a != b:
-            break
-        nxt = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
-        if ties < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0 and _cube_allowed(nxt, rules):
-            ties += 1
-            s[CUBE_VALUE] = nxt
-    s[TURN] = 0 if a > b else 1
-    if vt is not None and fresh_first_roll(vt):
-        a = next_die(seeds, i, fn, st)
-        b = next_die(seeds, i, fn, st)
-        _start_play(s, me, opp, a, b, vt, i)
-    else:
-        _start_play(s, me, opp, max(a, b), min(a, b), vt, i)
-    _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt)
+    _roll(s, me, opp, rules, ROLL_OPENING, seeds, i, fn, st, vt)
+    settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)
@@ -330,7 +373,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
     """:meth:`Game.step` with a legal ``action`` (unchecked: see ``mask``)."""
     phase = s[PHASE]
     if phase == P_MOVE:
-        _apply_move(s, me, opp, action, vt, i)
+        apply_move_row(s, me, opp, action, vt, i)
     elif phase == P_CUBE:
         if action == DOUBLE:
             s[PENDING] = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
@@ -338,7 +381,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
         elif action == BOMB:
             _set_off_bomb(s, me, opp, rules, seeds, i, fn, st)
         else:
-            _roll_and_play(s, me, opp, seeds, i, fn, st, vt)
+            _roll(s, me, opp, rules, ROLL_PLAY, seeds, i, fn, st, vt)
     else:
         taker = 1 - s[TURN] if phase == P_TAKE else s[TURN]
         if action == DROP:
@@ -351,8 +394,8 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
             s[CUBE_VALUE] = s[PENDING]
             s[CUBE_OWNER] = 1 - s[TURN]
             s[CUBE_TURNED] = 1
-            _roll_and_play(s, me, opp, seeds, i, fn, st, vt)
-    _settle(s, me, opp, rules, mask, seeds, i, fn, st, vt)
+            _roll(s, me, opp, rules, ROLL_PLAY, seeds, i, fn, st, vt)
+    settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
 
 @njit(cache=True)

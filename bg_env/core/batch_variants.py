@@ -29,7 +29,7 @@ from .variant_kernels import N_PARAMS, ROW, V_FIRST_HIT_WINS, V_MOTHER, variant_
 from .variant_search import MAX_FRONTIER, plays_into, work_arrays, work_views
 from .variant_turn import (
     I_COUNT, I_CUR, I_DICE, I_ND, I_NEED, I_PIN_ME, I_PIN_OPP, I_ROWS, I_TO_PLAY, N_INFO,
-    open_turn, play_move,
+    found_plays, open_turn, play_move,
 )
 from .variants import PinnedPosition, get_variant
 
@@ -111,6 +111,24 @@ class VariantRows:
         board = tuple(int(x) for x in self.info[i, T_BOARD:T_BOARD + 52])
         pins = int(self.info[i, T_PIN_ME]), int(self.info[i, T_PIN_OPP])
         return self._position(board[:26], board[26:], pins)
+
+    def set_pins(self, i: int, pins: tuple[int, int]) -> None:
+        """Row ``i``'s pins now, from the side on turn (Plakoto; ``(0, 0)`` elsewhere)."""
+        self.info[i, I_PIN_ME], self.info[i, I_PIN_OPP] = pins
+
+    def copy_row(self, i: int, other: "VariantRows", j: int) -> None:
+        """Row ``i`` becomes a copy of ``other``'s row ``j`` (the same variant)."""
+        self.info[i] = other.info[j]
+        self.rows[i] = other.rows[j]
+        self.flags[i] = other.flags[j]
+
+    def plays(self, i: int, current: Position) -> list:
+        """Every distinct way to finish row ``i``'s play from ``current`` (the position
+        after the moves made so far), one :class:`~bg_env.core.moves.Play` per result
+        (:func:`row_plays`)."""
+        vt = self.kernel_args
+        return found_plays(lambda rows, moves, lengths, table: row_plays(
+            vt, i, rows, moves, lengths, table), current, self.variant.landing == "pin")
 
     def _position(self, me: tuple, opp: tuple, pins: tuple[int, int]) -> Position:
         if self.variant.landing == "pin":

@@ -9,9 +9,9 @@
   generators (splitmix64 states in a ``uint64`` array, one per game; unbiased integers by
   Lemire's method); :func:`next_die` draws from either source.
 
-The one-game kernels (:mod:`bg_env.core.game_kernels`) and the batch kernels
-(:mod:`bg_env.core.batch`) both draw their dice here, so a game on the kernels rolls what
-the same seed rolls in pure Python.
+:class:`~bg_env.core.game.Game` (its rolls, :func:`roll_dice`), the engine and the batch
+kernels (:mod:`bg_env.core.batch`) all draw their dice here, so a game rolls what the same
+seed rolls wherever it is played.
 """
 
 from __future__ import annotations

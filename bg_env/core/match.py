@@ -227,8 +227,8 @@ class Match:
     # ------------------------------------------------------------------ play
     def new_game(self, rng, start=None) -> Game:
         """Start the current game of the match: a :class:`Game` under :meth:`game_rules`,
-        opening roll made (``start``: an optional starting :class:`Position`). As after
-        :meth:`Game.opening`, forced moves are not yet played (:meth:`Game.settle`).
+        opening roll made and forced moves played (``start``: an optional starting
+        :class:`Position`).
 
         Raises:
             ValueError: the match is over.

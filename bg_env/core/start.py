@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from .actions import decode_move
-from .cube import GameResult, IllegalActionError, Phase, Rules, check_cube
+from .cube import IllegalActionError, Rules, check_cube
 from .move_kernels import HIT
 from .position import Position
 from .variants import PinnedPosition, get_variant, variant_outcome
@@ -72,7 +72,7 @@ def checked_position(position, variant) -> Position:
     return position
 
 
-def _before_moves(me: list, opp: list, played: list) -> tuple[tuple, tuple]:
+def before_moves(me: list, opp: list, played: list) -> tuple[tuple, tuple]:
     """The standard board before the logged moves ``played`` (action + ``HIT`` when it
     hit) were made on ``me``/``opp``."""
     for code in reversed(played):
@@ -109,8 +109,8 @@ class StartAnywhere:
         already made with ``dice`` this turn (each checked, as :meth:`step` checks it).
 
         ``rng`` (a numpy ``Generator``) is needed only when the game must roll: no dice
-        given and no cube question, or a roll that cannot be played. Forced moves are not
-        yet played (:meth:`settle`), as after :meth:`opening`.
+        given and no cube question, or a roll that cannot be played. Forced moves after
+        ``played`` are played, as always in a Game.
 
         Raises:
             ValueError: a bad turn, dice, cube (see :func:`~bg_env.core.cube.check_cube`),
@@ -122,27 +122,24 @@ class StartAnywhere:
             raise ValueError(f"turn={turn!r}: expected 0 or 1")
         position = checked_position(position, get_variant(rules.variant))
         check_cube(rules, cube_value, cube_owner)
-        game = cls(rules, position, turn=turn, cube_value=int(cube_value),
-                   cube_owner=int(cube_owner), bomb_owner=bomb_owner, turns=turns,
-                   cube_turned=cube_value > 1 if cube_turned is None else bool(cube_turned))
-        rng = NoDice() if rng is None else rng
+        game = cls(rules, position, turn)
+        game._set_cube(cube_value, cube_owner,
+                      cube_value > 1 if cube_turned is None else bool(cube_turned),
+                      bomb_owner=bomb_owner, turns=turns)
         if double_offered:
             if dice is not None or played:
                 raise ValueError("double_offered: a double comes before the roll (no dice)")
             if not game.may_double():
                 raise ValueError(f"double_offered: side {turn} may not double a cube of "
                                  f"{cube_value} owned by {cube_owner} under {rules}")
-            game.offer_double()
+            game.begin_turn(rng, offer=True)
             return game
         if played and dice is None:
             raise ValueError("played: moves need the dice they were played with")
-        game.begin_turn(rng, None if dice is None else check_dice(dice))
-        for action in played:  # forced ones included: nothing is settled in between
-            action = action_index(action)
-            if game.phase != Phase.MOVE or action not in game.legal_actions():
-                raise IllegalActionError(f"played: action {action} is not legal after "
-                                         f"{[str(m) for m in game.played]} with {dice}")
-            game._apply_move(action)
+        if dice is None:
+            game.begin_turn(rng)
+            return game
+        game.begin_turn(rng, check_dice(dice), moves=[action_index(a) for a in played])
         return game
 
     @classmethod
@@ -188,31 +185,8 @@ class StartAnywhere:
     @classmethod
     def from_games(cls, games, i: int) -> "Game":
         """Game ``i`` of a :class:`~bg_env.core.batch.Games` (the kernels' arrays) as a
-        Game in the same state, to inspect or to go on with (the same game: its forced
-        moves are played, the dice to come are those of the generator it is given). The
-        turn's moves are replayed from the position the dice were rolled in."""
-        from . import batch as b
-
-        s = games.state[i].tolist()
-        me, opp = games.me[i].tolist(), games.opp[i].tolist()
-        phase = s[b.PHASE]
-        played = s[b.PLAYED0:b.PLAYED0 + s[b.N_PLAYED]] if phase == b.P_MOVE else []
-        rows = games.variant_rows  # a variant's turns keep the board of the roll
-        if rows is not None:
-            position = rows.turn_start(i) if phase == b.P_MOVE else rows.position(i, me, opp)
-        else:
-            position = Position(*_before_moves(me, opp, played))
-        rules = games.game_rules
-        cube = dict(turn=s[b.TURN], cube_value=s[b.CUBE_VALUE], cube_owner=s[b.CUBE_OWNER],
-                    cube_turned=bool(s[b.CUBE_TURNED]), turns=s[b.TURNS],
-                    bomb_owner=int(s[b.BOMB_OWNER]))
-        if phase == b.P_MOVE:
-            game = cls.from_position(position, None, rules, dice=(s[b.ROLL0], s[b.ROLL1]),
-                                     played=[c % 150 for c in played], **cube)
-            game.settle(None)
-            return game
-        result = (GameResult(s[b.WINNER], b.OUTCOMES[s[b.OUTCOME]], s[b.CUBE_VALUE],
-                             s[b.POINTS]) if phase == b.P_OVER else None)
-        # between plays every field of a Game is public
-        return cls(rules, position, phase=Phase.ALL[phase], pending_cube=s[b.PENDING],
-                   result=result, **cube)
+        Game in the same state, to inspect or to go on with (the same game: the dice to
+        come are those of the generator it is given)."""
+        game = cls(games.game_rules)
+        game._load_row(games, i)
+        return game

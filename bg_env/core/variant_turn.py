@@ -26,7 +26,7 @@ from .variant_search import (
 )
 from .variants import PinnedPosition, get_variant
 
-__all__ = ["KernelVariantTurn", "open_turn", "play_move", "N_INFO", "I_ND", "I_NEED", "I_ROWS",
+__all__ = ["KernelVariantTurn", "found_plays", "new_pinned_position", "open_turn", "play_move", "N_INFO", "I_ND", "I_NEED", "I_ROWS",
            "I_CUR", "I_COUNT", "I_TO_PLAY", "I_PIN_ME", "I_PIN_OPP", "I_DICE"]
 
 # columns of a turn's ``info`` array
@@ -207,24 +207,33 @@ class KernelVariantTurn:
     def continuations(self, current: Position) -> list[Play]:
         """Every distinct way to finish the play from ``current`` (the position after the
         moves made so far), one :class:`Play` per result."""
-        size = 1024
-        while True:
-            rows, moves, lengths, table = _play_buffers(size)
-            try:
-                found = _plays(self._vr, self._info, self._rows, self._flags, _WORK, rows, moves,
-                               lengths, table)
-                break
-            except ValueError:
-                size = rows.shape[0] * 4
-        plays = []
-        for k in range(found):
-            codes = moves[k, : lengths[k]].tolist()
-            made = tuple(MOVES[(c % HIT_CODE) // 6 + 1, c % 6 + 1, c >= HIT_CODE] for c in codes)
-            values = rows[k].tolist()
-            me, opp = tuple(values[:26]), tuple(values[OPP:OPP + 26])
-            if self._pinned:
-                result = new_pinned_position(me, opp, (values[PIN_ME], values[PIN_OPP]))
-            else:
-                result = new_position(me, opp)
-            plays.append(Play(current, made, result))
-        return plays
+        return found_plays(lambda rows, moves, lengths, table: _plays(
+            self._vr, self._info, self._rows, self._flags, _WORK, rows, moves, lengths, table),
+            current, self._pinned)
+
+
+def found_plays(search, current: Position, pinned: bool) -> list[Play]:
+    """The plays a search kernel finds (``search(rows, moves, lengths, table)``, a call of
+    :func:`~bg_env.core.variant_search.plays_into`, which returns how many it wrote and
+    raises ``ValueError`` when the buffers are too small: they are grown and the search
+    run again), as :class:`Play` objects from ``current`` (``pinned``: Plakoto's pins)."""
+    size = 1024
+    while True:
+        rows, moves, lengths, table = _play_buffers(size)
+        try:
+            found = search(rows, moves, lengths, table)
+            break
+        except ValueError:
+            size = rows.shape[0] * 4
+    plays = []
+    for k in range(found):
+        codes = moves[k, : lengths[k]].tolist()
+        made = tuple(MOVES[(c % HIT_CODE) // 6 + 1, c % 6 + 1, c >= HIT_CODE] for c in codes)
+        values = rows[k].tolist()
+        me, opp = tuple(values[:26]), tuple(values[OPP:OPP + 26])
+        if pinned:
+            result = new_pinned_position(me, opp, (values[PIN_ME], values[PIN_OPP]))
+        else:
+            result = new_position(me, opp)
+        plays.append(Play(current, made, result))
+    return plays

@@ -303,7 +303,6 @@ class raw_env(AECEnv):
             if not match:
                 game.opening(rng)
         self.match, self.game = match, game
-        game.settle(rng)
         self._reset_bookkeeping()
         self._sync()
 
@@ -348,7 +347,7 @@ class raw_env(AECEnv):
             self.render()
 
     def _sync(self) -> None:
-        """After a reset or a step: forced moves played, the next game of a match started,
+        """After a reset or a step: the next game of a match started,
         and rewards, terminations, truncations, infos and ``agent_selection`` set."""
         if self._fast:
             if self._engine.over and self.match is not None and self._next_game_of_match(
@@ -357,8 +356,6 @@ class raw_env(AECEnv):
                 return
         else:
             g = self.game
-            if not g.settled:
-                g.settle(self.np_random)  # forced moves are not asked
             if g.phase == Phase.OVER and self.match is not None and self._next_game_of_match(
                     g.result):  # the match is over: rewards and infos are set
                 self.agent_selection = self.possible_agents[g.actor]
@@ -399,7 +396,6 @@ class raw_env(AECEnv):
         if not match.is_over:
             if self._engine is None or not self._start_on_engine(match, self.np_random):
                 self.game = match.new_game(self.np_random)
-                self.game.settle(self.np_random)
             return False
         winner = self.possible_agents[match.winner]
         for side, a in enumerate(self.possible_agents):

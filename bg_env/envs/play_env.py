@@ -365,6 +365,7 @@ class BackgammonPlaysEnv(gym.Env):
             else:
                 self.side = _AGENTS.index(self.learner_choice)
             self.game = Game(self.rules)
+            self.game.ask_forced = not self.skip_forced
             if "position_id" in options:
                 self._start_at(options["position_id"], options.get("dice"))
             else:
@@ -384,6 +385,7 @@ class BackgammonPlaysEnv(gym.Env):
         dice = None if dice is None else check_dice(dice, "options['dice']")
         self.game = Game.from_position(position, self.np_random, self.rules, turn=self.side,
                                        dice=dice)
+        self.game.ask_forced = not self.skip_forced
 
     # ------------------------------------------------------------------ play
     def _advance(self) -> float:

@@ -56,8 +56,9 @@ Rewards:
     end ``infos[agent]`` holds ``outcome``, ``cube_value``, ``points`` and ``winner``.
 
 Episode End:
-    Terminated when the game ends (a cubeless game always does); truncated once
-    ``max_turns`` turns have been completed, when that is set.
+    Terminated when the game ends (a cubeless game always does); truncated at the first
+    decision once ``max_turns`` turns have been completed, when that is set (turns with
+    one legal play are played without a decision, so the count may pass it).
 
 Arguments:
     See :class:`PlaysEnvConfig`. An unknown key or a bad value raises ``ValueError``
@@ -119,7 +120,8 @@ class PlaysEnvConfig:
     max_candidates: int = DEFAULT_MAX_CANDIDATES
     """K: the number of candidate rows (and of actions)."""
     max_turns: int | None = None
-    """Truncate the game after this many completed turns (``None`` = never)."""
+    """Truncate the game at the first decision after this many completed turns (``None``
+    = never)."""
     render_mode: str | None = None
     """``"ansi"``, ``"human"`` or ``"rgb_array"``."""
 

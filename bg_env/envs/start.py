@@ -90,8 +90,8 @@ def _check_state(state: MatchState, key: str, value, config) -> None:
 
 
 def start_game(options: dict, config, rng, agents: list[str]) -> tuple[Game, Match | None]:
-    """The game (and, in match play, the match) that ``options`` start; forced moves not
-    yet played (:meth:`Game.settle`).
+    """The game (and, in match play, the match) that ``options`` start (forced moves
+    played, as always in a Game).
 
     Args:
         options: checked by :func:`check_options`.

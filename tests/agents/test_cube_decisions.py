@@ -102,9 +102,8 @@ def test_cube_settings_refuse_a_life_index_outside_0_1():
 def _view(match: Match, position: Position, side: int = 0) -> MatchView:
     """A match view whose game has ``side`` on roll at ``position``, cube question asked."""
     view = MatchView(match)
-    view.game = game = Game(Rules(cube=True))
-    game.position, game.turn = position, side
-    game.begin_turn(np.random.default_rng(0))
+    view.game = Game.from_position(position, np.random.default_rng(0), Rules(cube=True),
+                                   turn=side)
     return view
 
 

@@ -127,10 +127,8 @@ def _view(match: Match, side: int = 0, value: int = 1, owner: int = -1) -> Match
     """A match view whose game has ``side`` on roll at the start position, cube question
     asked (cube at ``value``, owned by ``owner``)."""
     view = MatchView(match)
-    view.game = game = Game(Rules(cube=True))
-    game.position, game.turn = Position.start(), side
-    game.cube_value, game.cube_owner = value, owner
-    game.begin_turn(np.random.default_rng(0))
+    view.game = Game.from_position(Position.start(), np.random.default_rng(0), Rules(cube=True),
+                                   turn=side, cube_value=value, cube_owner=owner)
     return view
 
 
@@ -161,9 +159,7 @@ def test_no_double_when_a_single_win_already_wins_the_match():
 
 def test_money_decisions_ignore_the_match_switch():
     view = MatchView(None)
-    view.game = game = Game(Rules(cube=True))
-    game.position, game.turn = Position.start(), 0
-    game.begin_turn(np.random.default_rng(0))
+    view.game = Game.from_position(Position.start(), np.random.default_rng(0), Rules(cube=True))
     seen = set()
     for p in np.linspace(0.5, 0.95, 10):
         probs = _fixed([p, 0.1, 0.0, 0.05, 0.0])

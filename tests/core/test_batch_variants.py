@@ -211,30 +211,36 @@ def test_only_non_standard_moves_use_the_row_turns():
 
 
 def check_sudden_death_turn(position, dice, rnd) -> int:
-    """One random play of ``dice`` from ``position`` on a row turn and on a Game, the
-    masks and the moves left compared at every move (sudden death: a hit ends the play);
-    returns how many moves were compared."""
+    """One random play of ``dice`` from ``position`` on a row turn and on the pure-Python
+    reference turn (:class:`~bg_env.core.variants.VariantTurn`), the masks and the moves
+    left compared at every move (sudden death: a hit ends the play); returns how many
+    moves were compared."""
+    from bg_env.core.batch_variants import move_row, open_row_turn
+    from bg_env.core.start import checked_position
+    from bg_env.core.variants import VariantTurn, get_variant
+
+    variant = get_variant("sudden_death")
     try:
-        game = Game.from_position(position, None, Rules(cube=False, variant="sudden_death"),
-                                  dice=dice)
+        position = checked_position(position, variant)
     except ValueError:  # a checker on the bar: the game is already over
         return 0
-    from bg_env.core.batch_variants import move_row, open_row_turn
-
+    reference = VariantTurn(variant, position, dice)
     vt = VariantRows(1, "sudden_death").kernel_args
     me, opp = np.array(position.me, np.int64), np.array(position.opp, np.int64)
-    left, compared = open_row_turn(vt, 0, me, opp, *dice), 0
-    assert left == game.moves_left
+    left, compared, made = open_row_turn(vt, 0, me, opp, *dice), 0, []
+    assert left == reference.moves_to_play
     while left:
-        where = f"{position.position_id()} {dice} after {[str(m) for m in game.played]}"
+        where = f"{position.position_id()} {dice} after {made}"
         mask = np.zeros(N_ACTIONS, np.int8)
         turn_mask(vt, 0, mask)
-        assert left == game.moves_left, where
-        np.testing.assert_array_equal(mask, game.legal_mask_int8(), err_msg=where)
-        action = rnd.choice(game.legal_actions())
-        game._apply_move(action)  # noqa: SLF001 - one move, forced ones not played (as the row)
+        assert left == reference.moves_to_play, where
+        assert np.flatnonzero(mask).tolist() == reference.next_actions(), where
+        action = rnd.choice(reference.next_actions())
+        reference.move(action)
+        made.append(action)
         _, left = move_row(vt, 0, me, opp, action)
         compared += 1
+    assert reference.moves_to_play == 0
     return compared
 
 

@@ -123,7 +123,7 @@ def test_a_shallow_copy_does_not_share_the_kernel_buffers():
     assert game.board_array().tobytes() == bytes(game.position.me + game.position.opp)
 
 
-def test_masks_follow_outside_changes_of_the_state():
+def test_a_turn_started_anywhere_has_the_masks_of_the_game_it_came_from():
     rng = np.random.default_rng(5)
     game = Game(Rules(cube=False))
     game.opening(rng)
@@ -132,11 +132,13 @@ def test_masks_follow_outside_changes_of_the_state():
     other = Game(Rules(cube=False))
     other.opening(np.random.default_rng(11))
     other.settle(np.random.default_rng(11))
-    # an outside party sets the state directly: masks follow it
-    game.position, game.remaining = other.position, list(other.remaining)
-    game.moves_left, game.larger_only = other.moves_left, other.larger_only
+    # the same turn started anywhere (its roll, the moves made): the same masks
+    game = Game.from_position(other.turn_start, None, Rules(cube=False), turn=other.turn,
+                              dice=other.dice, played=[m.action for m in other.played])
+    assert game.position == other.position and game.remaining == other.remaining
     assert (game.legal_mask_int8() == other.legal_mask_int8()).all()
     assert game.legal_actions() == other.legal_actions()
+    assert not (first == other.legal_mask_int8()).all()
     assert first.dtype == np.int8 and first.shape == (156,)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from bg_env.core.game import Game, Rules
+from bg_env.core.moves import Play
 
 
 class ScriptedDice:
@@ -30,9 +31,14 @@ def test_the_opening_roll_is_the_first_play_in_the_backgammon_family_and_plakoto
 
 def test_long_nardy_the_starter_rolls_two_fresh_dice_and_may_roll_a_double():
     game = Game(Rules(variant="long_nardy", cube=False))
-    game.opening(ScriptedDice(2, 5, 6, 6))  # O's 5 beats X's 2, then O rolls 6-6
-    assert game.turn == 1 and game.dice == (6, 6)
-    assert {p.notation for p in game.legal_continuations()} == {"24/18(2)"}
+    game.events = []
+    # O's 5 beats X's 2, then O rolls 6-6: its only play is 24/18(2), played at once;
+    # X rolls 3-1 and must decide
+    game.opening(ScriptedDice(2, 5, 6, 6, 3, 1))
+    kind, side, dice, moves, start, result = game.events[0]
+    assert (kind, side, dice) == ("play", 1, (6, 6))
+    assert Play(start, moves, result).notation == "24/18(2)"
+    assert game.turn == 0 and game.dice == (3, 1)
 
 
 def test_long_nardy_a_seeded_first_roll_is_sometimes_a_double():

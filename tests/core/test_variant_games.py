@@ -166,8 +166,8 @@ def test_caucasian_game_follows_a_sequence_that_needs_the_hitter_to_move():
     from bg_env.core.actions import encode_move
     from bg_env.core.position import _side
 
-    game = Game(Rules(variant="caucasian", cube=False))
-    game.position = Position(_side({8: 2, 13: 13}, 15), _side({19: 1, 24: 14}, 15))
+    game = Game(Rules(variant="caucasian", cube=False),
+                Position(_side({8: 2, 13: 13}, 15), _side({19: 1, 24: 14}, 15)))
     game.begin_turn(np.random.default_rng(0), (2, 2))
     for source in (8, 8, 6, 6):
         assert encode_move(source, 2) in game.legal_actions(), (source, game.played)

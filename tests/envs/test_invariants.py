@@ -185,21 +185,16 @@ class _PlayRecorder(Game):
 
     completed: Position | None = None
 
-    def _end_turn(self, rng) -> None:  # noqa: D401 - overrides the engine's turn change
-        self.completed = self.position
-        self.phase = "completed"  # no phase the engine knows: nothing more is asked
-        self.moves_left = 0
+    def _go_on(self, rng) -> None:  # the Game's flow after each kernel call
+        if self.phase == Phase.MOVE and self.moves_left == 0:  # a complete play: stop here
+            self.completed = self.position
+            return
+        super()._go_on(rng)
 
 
 def _fork(game: Game) -> Game:
-    """A copy of ``game`` that can be stepped without touching the original: the
-    engine's lists are copied, its positions are immutable (cheaper than
-    ``copy.deepcopy``, which would also copy the cached legal plays)."""
-    twin = copy.copy(game)
-    for name, value in vars(twin).items():
-        if isinstance(value, (list, dict, set)):
-            setattr(twin, name, copy.copy(value))
-    return twin
+    """A copy of ``game`` that can be stepped without touching the original."""
+    return copy.deepcopy(game)
 
 
 def _mask_results(e: raw_env) -> tuple[set[str], list[str]]:

@@ -61,7 +61,9 @@ def play_random_game(env, seed: int, rng: np.random.Generator, checks: dict | No
                 assert g.position == chosen.result
                 checks["ended"] += 1
             elif g.phase != Phase.OVER and g.turns == turns + 1:  # the other side asked next
-                assert g.position == chosen.result.swap()
+                # (from where its turn began: its forced moves, if any, are made)
+                start = g.turn_start if g.phase == Phase.MOVE else g.position
+                assert start == chosen.result.swap()
                 assert env.agent_selection != agent
                 checks["applied"] += 1
     assert not env.agents, "the game did not end"
@@ -95,10 +97,10 @@ def check_decision(env, agent, obs, info, checks) -> None:
         checks["cut"] += 1
     keys = [(r.me, r.opp) for r in results]
     assert keys == sorted(keys)
-    if g.variant.name == "standard":
-        assert len(legal) == len(legal_plays(g.position, g.dice))
+    if g.variant.name == "standard":  # the reference, from where the turn began
+        assert len(legal) == len(legal_plays(g.turn_start, g.dice))
         if len(legal) <= k:
-            assert set(results) == {p.result for p in legal_plays(g.position, g.dice)}
+            assert set(results) == {p.result for p in legal_plays(g.turn_start, g.dice)}
     checks["decisions"] += 1
 
 
@@ -305,7 +307,7 @@ def test_max_turns_truncates():
     while not done(env):
         env.step(0)
         steps += 1
-    assert env.game.phase != Phase.OVER and env.game.turns == 6
+    assert env.game.phase != Phase.OVER and env.game.turns >= 6  # (forced turns: no decision)
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert 0 < steps <= 6 and not env.observe(env.agent_selection)["action_mask"].any()
     assert all(r == 0 for r in env._cumulative_rewards.values())
