@@ -47,11 +47,10 @@ KERNEL_OPPONENTS = tuple(batch_opponents.OPPONENTS)
 
 def kernels_play(opponent, config: EnvConfig) -> bool:
     """Whether :class:`KernelBatch` plays ``config``'s games against ``opponent``: a
-    kernel opponent and a variant the kernels play (every variant:
-    :attr:`EnvConfig.vector_kernels_apply <bg_env.envs.config.EnvConfig.vector_kernels_apply>`);
-    pubeval only where it judges the boards (:func:`pubeval_judges`)."""
-    if not (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS
-            and config.vector_kernels_apply):
+    kernel opponent (the kernels play every variant, money games or matches, with or
+    without the cube and the context block); pubeval only where it judges the boards
+    (:func:`pubeval_judges`)."""
+    if not (isinstance(opponent, str) and opponent in KERNEL_OPPONENTS):
         return False
     return opponent != "pubeval" or pubeval_judges(config.game_rules.variant)
 
