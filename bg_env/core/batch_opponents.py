@@ -37,7 +37,7 @@ from .variant_kernels import BOARD
 from .variant_search import HIT_CODE
 
 __all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "start_episodes", "step_against", "turn_start",
-           "variant_plays", "PLAYS_CAP"]
+           "variant_plays", "PLAYS_CAP", "new_work", "fitted_work"]
 
 RANDOM, PUBEVAL = 0, 1
 OPPONENTS = {"random": RANDOM, "pubeval": PUBEVAL}
@@ -69,29 +69,60 @@ again, when a roll has more)."""
 
 
 @njit(cache=True)
-def variant_plays(vt, i, cap=PLAYS_CAP):
-    """Row ``i``'s ways to finish its play (:func:`~.batch_variants.row_plays`) in buffers
-    made large enough (``cap`` plays at first): ``(boards, moves, lengths, n)``."""
+def new_work(cap=PLAYS_CAP):
+    """The pubeval opponent's work arrays for one batch, made once and handed to every
+    kernel below (``work``), so that its decisions allocate nothing: ``(plan, start,
+    boards, moves, lengths, table, need)``: the plan of the current play (``int64[5]``,
+    :func:`_opponent_action`), the board at the turn's start (``int64[2, 26]``), room
+    for ``cap`` of a variant's plays (:func:`variant_plays`) and ``need[0]``, the most
+    plays a roll has needed room for (:func:`fitted_work`). Every decision overwrites
+    what it reads: nothing passes from one row or decision to the next."""
+    plan = np.full(5, -1, np.int64)
+    start = np.zeros((2, 26), np.int64)
+    boards = np.zeros((cap, BOARD), np.int64)
+    moves = np.zeros((cap, 4), np.int64)
+    lengths = np.zeros(cap, np.int64)
+    table = np.zeros(4 * cap, np.int64)
+    need = np.zeros(1, np.int64)
+    return plan, start, boards, moves, lengths, table, need
+
+
+def fitted_work(work):
+    """``work`` (:func:`new_work`), or larger work arrays when a roll needed more room
+    than they hold (the kernels then made room for that decision alone)."""
+    need, cap = int(work[-1][0]), work[2].shape[0]
+    return work if need <= cap else new_work(need)
+
+
+@njit(cache=True)
+def variant_plays(vt, i, work):
+    """Row ``i``'s ways to finish its play (:func:`~.batch_variants.row_plays`) in the
+    buffers of ``work`` (:func:`new_work`), or in larger ones made for this decision when
+    they are full (four times more, and again; ``work``'s ``need[0]`` records the room
+    used): ``(boards, moves, lengths, n)``."""
+    _, _, boards, moves, lengths, table, need = work
+    cap = boards.shape[0]
     while True:
-        boards = np.empty((cap, BOARD), np.int64)
-        moves = np.empty((cap, 4), np.int64)
-        lengths = np.empty(cap, np.int64)
-        table = np.empty(4 * cap, np.int64)
         n = -1
         try:
             n = row_plays(vt, i, boards, moves, lengths, table)
         except Exception:  # full: more room
             cap *= 4
+            boards = np.empty((cap, BOARD), np.int64)
+            moves = np.empty((cap, 4), np.int64)
+            lengths = np.empty(cap, np.int64)
+            table = np.empty(4 * cap, np.int64)
         if n >= 0:
+            need[0] = max(need[0], cap)
             return boards, moves, lengths, n
 
 
 @njit(cache=True)
-def _plan_variant_play(s, me, opp, plan, vt, i):
+def _plan_variant_play(s, me, opp, plan, vt, i, work):
     """Pubeval's choice among the variant's ways to finish row ``i``'s play from the moves
     made so far (``Game.legal_continuations``, as the agent is handed them), its moves into
     ``plan`` from the turn's move ``N_PLAYED`` on."""
-    boards, moves, lengths, n = variant_plays(vt, i)
+    boards, moves, lengths, n = variant_plays(vt, i, work)
     best = best_result(boards[:, :26], boards[:, 26:52], n, is_race(me, opp))
     base = s[N_PLAYED]
     for j in range(lengths[best]):
@@ -99,24 +130,32 @@ def _plan_variant_play(s, me, opp, plan, vt, i):
 
 
 @njit(cache=True)
-def _plan_play(s, me, opp, plan, vt=None, i=0):
+def _plan_play(s, me, opp, plan, vt, i, work):
     """Pubeval's play for the current turn into ``plan`` (its actions in playable order,
     -1 padded; ``vt``: the variant turns of a variant whose moves are not standard, for
-    row ``i``)."""
+    row ``i``; ``work``: :func:`new_work`'s arrays, or ``None``: made for this decision)."""
+    if work is None:
+        _plan_play_in(s, me, opp, plan, vt, i, new_work(PLAYS_CAP))
+    else:
+        _plan_play_in(s, me, opp, plan, vt, i, work)
+
+
+@njit(cache=True)
+def _plan_play_in(s, me, opp, plan, vt, i, work):
+    """:func:`_plan_play` in ``work``'s arrays."""
     if vt is not None:
-        _plan_variant_play(s, me, opp, plan, vt, i)
+        _plan_variant_play(s, me, opp, plan, vt, i, work)
         return
-    start_me = np.empty(26, np.int64)
-    start_opp = np.empty(26, np.int64)
-    turn_start(s, me, opp, start_me, start_opp)
-    _, _, actions, best = pubeval_best(start_me, start_opp, s[ROLL0], s[ROLL1],
+    start = work[1]
+    turn_start(s, me, opp, start[0], start[1])
+    _, _, actions, best = pubeval_best(start[0], start[1], s[ROLL0], s[ROLL1],
                                        is_race(me, opp))
     for j in range(4):
         plan[j] = actions[best, j]
 
 
 @njit(cache=True)
-def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt=None):
+def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work):
     """The opponent's next action: a uniform legal one (:data:`RANDOM`), or pubeval's
     (:data:`PUBEVAL`: the next move of its play for this turn, in ``plan[1:5]``, made when
     ``plan[0]`` is not this turn's ``TURNS``; the roll on its cube turn, the take)."""
@@ -124,7 +163,7 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt=None):
         return _random_action(seeds, i, mask)
     if s[PHASE] == P_MOVE:
         if plan[0] != s[TURNS]:
-            _plan_play(s, me, opp, plan[1:], vt, i)
+            _plan_play(s, me, opp, plan[1:], vt, i, work)
             plan[0] = s[TURNS]
         return plan[1 + s[N_PLAYED]]
     if s[PHASE] == P_CUBE:
@@ -134,12 +173,13 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt=None):
 
 @njit(cache=True)
 def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan,
-                     vt=None):
+                     vt=None, work=None):
     """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
     over, 2 when truncated (``max_turns > 0`` turns reached first; the environments check
     it after every decision). ``plan``: ``int64[5]`` scratch for pubeval's play; ``vt``:
     the variant turns (:mod:`~.batch_variants`) of a variant whose moves are not
-    standard."""
+    standard; ``work``: pubeval's work arrays (:func:`new_work`; ``None``: each decision
+    makes its own)."""
     plan[0] = -1  # no play planned for this game yet
     while True:
         if s[PHASE] == P_OVER:
@@ -148,18 +188,19 @@ def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turn
             return 2
         if actor(s) == side:
             return 0
-        action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt)
+        action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work)
         if not _act(s, me, opp, seeds, i, rules, mask, action, vt):
             raise RuntimeError("the opponent's action is not legal")
 
 
 @njit(cache=True)
 def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, learner,
-                   max_turns, vt=None):
+                   max_turns, work, vt=None):
     """New games against ``opponent`` where ``which[i]``: the learner's side is ``learner``
     (0 or 1), or drawn from the game's generator when ``learner < 0``; the opponent plays
-    until the learner must decide (a game that ends first is replayed)."""
-    plan = np.empty(5, np.int64)
+    until the learner must decide (a game that ends first is replayed). ``work``:
+    :func:`new_work`'s arrays."""
+    plan = work[0]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -167,20 +208,21 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
             sides[i] = learner if learner >= 0 else below(seeds, i, 2)
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
             if _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
-                                sides[i], max_turns, plan, vt) == 0:
+                                sides[i], max_turns, plan, vt, work) == 0:
                 break
 
 
 @njit(cache=True)
 def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, max_turns,
-                 status, vt=None):
+                 status, work, vt=None):
     """The learner of game ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
-    truncated, 3 the action was illegal (nothing changed)."""
-    plan = np.empty(5, np.int64)
+    truncated, 3 the action was illegal (nothing changed). ``work``: :func:`new_work`'s
+    arrays."""
+    plan = work[0]
     for i in range(state.shape[0]):
         if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt):
             status[i] = 3
             continue
         status[i] = _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
-                                     mask[i], sides[i], max_turns, plan, vt)
+                                     mask[i], sides[i], max_turns, plan, vt, work)

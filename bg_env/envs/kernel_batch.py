@@ -135,6 +135,9 @@ class KernelBatch:
         """The observations of the variants whose moves are not standard (pins, Long
         Nardy's view: :mod:`bg_env.envs.vector_obs`)."""
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
+        self._work = batch_opponents.new_work()
+        """Pubeval's work arrays (:func:`bg_env.core.batch_opponents.new_work`), made once:
+        its decisions allocate nothing."""
 
     def seed(self, seed) -> None:
         """Seed the games' generators (:meth:`bg_env.core.batch.Games.seed`: an int seeds
@@ -174,7 +177,8 @@ class KernelBatch:
         else:
             batch_opponents.step_against(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
                                          self.sides, actions, self.max_turns, self.status,
-                                         *g.kernel_variant_args)
+                                         self._work, *g.kernel_variant_args)
+            self._work = batch_opponents.fitted_work(self._work)
         rewards = self._reward.astype(np.float32)
         self._reward[:] = 0.0
         dones = self.status != RUNNING
@@ -236,7 +240,8 @@ class KernelBatch:
         else:
             batch_opponents.start_episodes(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
                                            which, self.sides, self.learner, self.max_turns,
-                                           *g.kernel_variant_args)
+                                           self._work, *g.kernel_variant_args)
+            self._work = batch_opponents.fitted_work(self._work)
 
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""

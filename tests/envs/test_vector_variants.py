@@ -19,7 +19,7 @@ pytest.importorskip("numba")
 pytest.importorskip("stable_baselines3")
 
 from bg_env.core import batch  # noqa: E402
-from bg_env.core.batch_opponents import variant_plays  # noqa: E402
+from bg_env.core.batch_opponents import fitted_work, new_work, variant_plays  # noqa: E402
 from bg_env.core.game import PURE_PYTHON, Game  # noqa: E402
 from bg_env.core.pubeval_kernels import best_result, is_race  # noqa: E402
 from bg_env.envs.context import CONTEXT_SIZE  # noqa: E402
@@ -131,15 +131,22 @@ def test_kernel_pubeval_chooses_among_the_variants_plays_as_the_agent(variant):
     kb.seed(1)
     kb.reset()
     g, vt = kb.games, kb.games.variant_rows.kernel_args
+    work = new_work()
     rng = np.random.default_rng(1)
     checked = several = 0
     for _ in range(60):
         for i in range(kb.num_envs):
             if g.state[i, batch.PHASE] != batch.P_MOVE:
                 continue
-            boards, moves, lengths, n = variant_plays(vt, i)
-            small = variant_plays(vt, i, 1)
-            assert small[3] == n and np.array_equal(small[0][:n], boards[:n])
+            boards, moves, lengths, n = variant_plays(vt, i, work)
+            small = new_work(1)
+            got_small = variant_plays(vt, i, small)
+            assert got_small[3] == n and np.array_equal(got_small[0][:n], boards[:n])
+            assert np.array_equal(got_small[1][:n], moves[:n])
+            if n > 1:  # grown for this decision; the next work holds them all
+                assert small[-1][0] >= n and fitted_work(small)[2].shape[0] >= n
+            else:
+                assert fitted_work(small) is small
             plays = Game.from_games(g, i).legal_continuations()
             got = {(tuple(b[:26]), tuple(b[26:52])) for b in boards[:n].tolist()}
             assert got == {(p.result.me, p.result.opp) for p in plays}
