@@ -70,27 +70,25 @@ again, when a roll has more)."""
 
 @njit(cache=True)
 def new_work(cap=PLAYS_CAP):
-    """The pubeval opponent's work arrays for one batch, made once and handed to every
-    kernel below (``work``), so that its decisions allocate nothing: ``(plan, start,
-    boards, moves, lengths, table, need)``: the plan of the current play (``int64[5]``,
-    :func:`_opponent_action`), the board at the turn's start (``int64[2, 26]``), room
-    for ``cap`` of a variant's plays (:func:`variant_plays`) and ``need[0]``, the most
-    plays a roll has needed room for (:func:`fitted_work`). Every decision overwrites
-    what it reads: nothing passes from one row or decision to the next."""
-    plan = np.full(5, -1, np.int64)
+    """The pubeval opponent's work arrays for one batch, made once and handed to the
+    kernels below (``work``), so that its decisions allocate nothing: ``(start, boards,
+    moves, lengths, table, need)``: the board at the turn's start (``int64[2, 26]``),
+    room for ``cap`` of a variant's plays (:func:`variant_plays`) and ``need[0]``, the
+    most plays a roll has needed room for (:func:`fitted_work`). Every decision
+    overwrites what it reads: nothing passes from one row or decision to the next."""
     start = np.zeros((2, 26), np.int64)
     boards = np.zeros((cap, BOARD), np.int64)
     moves = np.zeros((cap, 4), np.int64)
     lengths = np.zeros(cap, np.int64)
     table = np.zeros(4 * cap, np.int64)
     need = np.zeros(1, np.int64)
-    return plan, start, boards, moves, lengths, table, need
+    return start, boards, moves, lengths, table, need
 
 
 def fitted_work(work):
     """``work`` (:func:`new_work`), or larger work arrays when a roll needed more room
     than they hold (the kernels then made room for that decision alone)."""
-    need, cap = int(work[-1][0]), work[2].shape[0]
+    need, cap = int(work[-1][0]), work[1].shape[0]
     return work if need <= cap else new_work(need)
 
 
@@ -100,7 +98,7 @@ def variant_plays(vt, i, work):
     buffers of ``work`` (:func:`new_work`), or in larger ones made for this decision when
     they are full (four times more, and again; ``work``'s ``need[0]`` records the room
     used): ``(boards, moves, lengths, n)``."""
-    _, _, boards, moves, lengths, table, need = work
+    _, boards, moves, lengths, table, need = work
     cap = boards.shape[0]
     while True:
         n = -1
@@ -146,7 +144,7 @@ def _plan_play_in(s, me, opp, plan, vt, i, work):
     if vt is not None:
         _plan_variant_play(s, me, opp, plan, vt, i, work)
         return
-    start = work[1]
+    start = work[0]
     turn_start(s, me, opp, start[0], start[1])
     _, _, actions, best = pubeval_best(start[0], start[1], s[ROLL0], s[ROLL1],
                                        is_race(me, opp))
@@ -199,8 +197,8 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
     """New games against ``opponent`` where ``which[i]``: the learner's side is ``learner``
     (0 or 1), or drawn from the game's generator when ``learner < 0``; the opponent plays
     until the learner must decide (a game that ends first is replayed). ``work``:
-    :func:`new_work`'s arrays."""
-    plan = work[0]
+    pubeval's arrays (:func:`new_work`; ``None``: each decision makes its own)."""
+    plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -217,9 +215,9 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
                  status, work, vt=None):
     """The learner of game ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
-    truncated, 3 the action was illegal (nothing changed). ``work``: :func:`new_work`'s
-    arrays."""
-    plan = work[0]
+    truncated, 3 the action was illegal (nothing changed). ``work``: pubeval's arrays
+    (:func:`new_work`; ``None``: each decision makes its own)."""
+    plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt):
             status[i] = 3

@@ -144,7 +144,7 @@ def test_kernel_pubeval_chooses_among_the_variants_plays_as_the_agent(variant):
             assert got_small[3] == n and np.array_equal(got_small[0][:n], boards[:n])
             assert np.array_equal(got_small[1][:n], moves[:n])
             if n > 1:  # grown for this decision; the next work holds them all
-                assert small[-1][0] >= n and fitted_work(small)[2].shape[0] >= n
+                assert small[-1][0] >= n and fitted_work(small)[1].shape[0] >= n
             else:
                 assert fitted_work(small) is small
             plays = Game.from_games(g, i).legal_continuations()
