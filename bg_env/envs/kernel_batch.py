@@ -27,10 +27,10 @@ from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError
 from ..core.match import MET_MAX_AWAY, match_equity
 from .config import EnvConfig
-from .context import MATCH_SLOTS, context_space, encode_contexts
+from .context import CONTEXT_SIZE, MATCH_SLOTS, context_space, encode_contexts
 from .engine_obs import games_bombs
-from .observation import encode_games, observation_space
-from .vector_obs import VariantObserver
+from .observation import games_kernel, observation_space
+from .vector_obs import VariantObserver, encode_board_rows, match_slots
 
 __all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play",
            "pubeval_judges"]
@@ -134,10 +134,16 @@ class KernelBatch:
                              if self.games.variant_rows is not None else None)
         """The observations of the variants whose moves are not standard (pins, Long
         Nardy's view: :mod:`bg_env.envs.vector_obs`)."""
+        self._money_block = np.zeros((1, CONTEXT_SIZE), dtype=self._obs.dtype)
+        """The context block of a money game of this variant without a bomb (made once)."""
+        encode_contexts(self._money_block, self.config.game_rules.variant,
+                        integer=self.config.observation == "compact")
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
-        self._work = batch_opponents.new_work()
+        self._code = batch_opponents.OPPONENTS[opponent]
+        self._work = batch_opponents.new_work() if opponent == "pubeval" else None
         """Pubeval's work arrays (:func:`bg_env.core.batch_opponents.new_work`), made once:
         its decisions allocate nothing."""
+        self._context = self.config.uses_context
 
     def seed(self, seed) -> None:
         """Seed the games' generators (:meth:`bg_env.core.batch.Games.seed`: an int seeds
@@ -168,33 +174,33 @@ class KernelBatch:
                     f"env {i}: action {actions[i]} is not legal; legal: "
                     f"{np.flatnonzero(g.mask[i]).tolist()}"
                 )
-        code = batch_opponents.OPPONENTS[self.opponent]
         if self.match_length:
-            batch_match.step_matches(code, g.state, g.me, g.opp, g.seeds, g.rules,
+            batch_match.step_matches(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
                                      self._crawford_rules, g.mask, self.match, self.sides, actions,
                                      self.max_turns, self._equity, *self._met, self._reward,
                                      self.status, *g.kernel_variant_args)
         else:
-            batch_opponents.step_against(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
-                                         self.sides, actions, self.max_turns, self.status,
-                                         self._work, *g.kernel_variant_args)
-            self._work = batch_opponents.fitted_work(self._work)
+            batch_opponents.step_against(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
+                                         g.mask, self.sides, actions, self.max_turns,
+                                         self.status, self._work, *g.kernel_variant_args)
+            self._fit_work()
         rewards = self._reward.astype(np.float32)
         self._reward[:] = 0.0
         dones = self.status != RUNNING
         infos: list[dict] = [{} for _ in range(self.num_envs)]
+        self._encode()  # the games going on, and the last observation of those that ended
         if dones.any():
             self._finish_episodes(dones, rewards, infos)
-        return self.observe(), rewards, dones, infos
+        return self._obs.copy(), rewards, dones, infos
 
     def _finish_episodes(self, dones: np.ndarray, rewards: np.ndarray, infos: list[dict]) -> None:
-        """Rewards and infos of the finished games (or matches), then new ones in their
-        place."""
-        terminal = self.observe()
-        for i in np.flatnonzero(dones).tolist():
+        """Rewards and infos of the finished games (or matches) (their last observation
+        is in ``self._obs``), then new ones in their place, observed."""
+        finished = np.flatnonzero(dones)
+        for i in finished.tolist():
             status = self.status[i]
             info = infos[i]
-            info["terminal_observation"] = terminal[i]
+            info["terminal_observation"] = self._obs[i].copy()
             info["TimeLimit.truncated"] = bool(status == TRUNCATED)
             if status == TERMINATED:
                 if self.match_length:
@@ -206,6 +212,7 @@ class KernelBatch:
                 rewards[i] = self.illegal_reward
                 info["illegal_action"] = int(self._actions[i])
         self._start(dones)
+        self._encode(finished)
 
     def _game_info(self, i: int) -> dict:
         """The result of game ``i`` (over): as :func:`bg_env.envs.config.game_info`."""
@@ -230,59 +237,55 @@ class KernelBatch:
 
     def _start(self, which: np.ndarray) -> None:
         g = self.games
-        code = batch_opponents.OPPONENTS[self.opponent]
         if self.match_length:
-            batch_match.start_matches(code, g.state, g.me, g.opp, g.seeds, g.rules,
+            batch_match.start_matches(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
                                       self._crawford_rules, g.mask, self.match,
                                       self.match_length, which, self.sides, self.learner,
                                       self.max_turns, self._equity, *self._met, self._reward,
                                       *g.kernel_variant_args)
         else:
-            batch_opponents.start_episodes(code, g.state, g.me, g.opp, g.seeds, g.rules, g.mask,
-                                           which, self.sides, self.learner, self.max_turns,
-                                           self._work, *g.kernel_variant_args)
+            batch_opponents.start_episodes(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
+                                           g.mask, which, self.sides, self.learner,
+                                           self.max_turns, self._work, *g.kernel_variant_args)
+            self._fit_work()
+
+    def _fit_work(self) -> None:
+        """Pubeval's work arrays grown when a roll needed more room than they hold."""
+        if self._work is not None:
             self._work = batch_opponents.fitted_work(self._work)
 
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""
-        board = self._board_size
-        if self._variant_obs is not None:
-            self._variant_obs.encode(self.sides, self._obs)
-            if self.config.uses_context and self.match_length:
-                block = np.empty_like(self._obs[:, board:])
-                self._encode_contexts(block)
-                self._obs[:, board:][:, MATCH_SLOTS] = block[:, MATCH_SLOTS]
-            return self._obs.copy()
-        encode_games(self.games, self.sides, self.config.observation, self._obs[:, :board])
-        if self.config.uses_context:
-            self._encode_contexts(self._obs[:, board:])
+        self._encode()
         return self._obs.copy()
 
-    def _encode_contexts(self, out: np.ndarray) -> None:
-        """The context block (:mod:`bg_env.envs.context`) of every game, into ``out``."""
-        integer = self.config.observation == "compact"
-        variant = self.config.game_rules.variant
-        if not self.match_length:
-            encode_contexts(out, variant, integer=integer)
-            self._encode_bombs(out)
+    def _encode(self, rows: np.ndarray | None = None) -> None:
+        """The learners' observations of the games ``rows`` (all when ``None``) into
+        ``self._obs``: the board and the context block's variant, bomb and pins parts (in
+        a variant whose moves are not standard the variants' kernel,
+        :class:`~bg_env.envs.vector_obs.VariantObserver`, which encodes every row;
+        otherwise the encoder's kernel and the money game's block), then in match play the
+        match slots (:func:`~bg_env.envs.vector_obs.match_slots`)."""
+        g, board, encoder = self.games, self._board_size, self.config.observation
+        if self._variant_obs is not None:
+            self._variant_obs.encode(self.sides, self._obs)
+            rows = None
+        elif rows is None:
+            games_kernel(encoder)(g.state, g.me, g.opp, self.sides, self._obs[:, :board])
+        else:
+            encode_board_rows(encoder, g.state, g.me, g.opp, self.sides, self._obs[:, :board],
+                              rows)
+        if not self._context:
             return
-        m, sides = self.match, self.sides
-        score = m[:, batch_match.M_SCORE0:batch_match.M_SCORE0 + 2]
-        rows = np.arange(self.num_envs)
-        away = np.maximum(m[:, [batch_match.M_LENGTH]] - score, 0)
-        away = np.stack([away[rows, sides], away[rows, 1 - sides]], axis=1)
-        equity = np.empty(self.num_envs, dtype=np.float64)
-        batch_match.equities(m, sides, *self._met, equity)
-        post = batch_match.post_crawfords(m)
-        encode_contexts(out, variant, away, m[:, batch_match.M_CRAWFORD], post, equity, integer)
-        self._encode_bombs(out)
-
-    def _encode_bombs(self, out: np.ndarray) -> None:
-        """Nuclear: the bomb's part of the context block (who owns it, whether the learner
-        may set it off now)."""
-        g = self.games
-        if g.rules[R_BOMB]:
-            games_bombs(g.state, g.rules, self.sides, out, 0)
+        sel = slice(None) if rows is None else rows
+        block = self._obs[:, board:]
+        if self._variant_obs is None:
+            block[sel] = self._money_block
+            if g.rules[R_BOMB]:  # (every row: the others' are unchanged)
+                games_bombs(g.state, g.rules, self.sides, block, 0)
+        if self.match_length:
+            block[sel, MATCH_SLOTS] = match_slots(self.match[sel], self.sides[sel], *self._met,
+                                                  block.dtype)
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, N_ACTIONS)`` bool: the legal actions of each game's learner."""

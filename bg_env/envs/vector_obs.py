@@ -1,23 +1,87 @@
-"""The vector env's observations of the variants whose moves are not standard (Plakoto,
-Caucasian, Long Nardy, sudden death): every row of a :class:`~bg_env.envs.kernel_batch.KernelBatch`
-encoded from its learner's side by the single env's own kernel
-(:func:`bg_env.envs.engine_obs.encode_engine_games`: the encoder's board, Long Nardy's
-board in the standard view, the context block with the variant and the Plakoto pins read
-from the rows' variant turns, :class:`~bg_env.core.batch_variants.VariantRows`).
+"""Parts of the vector env's observations (:class:`~bg_env.envs.kernel_batch.KernelBatch`)
+that are not the plain encoders':
 
-In match play the block's match slots (:data:`bg_env.envs.context.MATCH_SLOTS`:
-in match play, points away, Crawford, match-winning chance) come from the vector env's
-match encoder, as for the other variants; the engine's kernel is given no match block
-here and leaves them at zero.
+* the variants whose moves are not standard (Plakoto, Caucasian, Long Nardy, sudden
+  death), :class:`VariantObserver`: every row encoded from its learner's side by the
+  single env's own kernel (:func:`bg_env.envs.engine_obs.encode_engine_games`: the
+  encoder's board, Long Nardy's board in the standard view, the context block with the
+  variant and the Plakoto pins read from the rows' variant turns,
+  :class:`~bg_env.core.batch_variants.VariantRows`); the kernel is given no match block
+  and leaves the match slots at zero;
+* the match slots of the context block in match play (:func:`match_slots`,
+  :data:`bg_env.envs.context.MATCH_SLOTS`: in match play, points away, Crawford,
+  match-winning chance), per row from the batch's match array, for every variant;
+* the encoder's observations of some rows of the batch alone (:func:`encode_board_rows`:
+  the games that have just started again).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import engine_obs
+from numba import njit
 
-__all__ = ["VariantObserver"]
+from ..core import batch_match
+from ..core.game import PURE_PYTHON
+from . import engine_obs
+from .observation import games_kernel
+
+__all__ = ["VariantObserver", "match_slots", "encode_board_rows"]
+
+
+def match_slots(match: np.ndarray, sides: np.ndarray, pre: np.ndarray, post: np.ndarray,
+                dtype) -> np.ndarray:
+    """The match slots of the context block of each row, seen from ``sides[i]``:
+    ``(n, 6)`` of ``dtype`` (float32, or int8: the ``"compact"`` form, points away as
+    integers and the match-winning chance in percent), the values
+    :func:`~bg_env.envs.context.encode_context` gives there, in the same float32 steps.
+
+    Args:
+        match: ``(n, M_COLUMNS)``, the matches (:mod:`bg_env.core.batch_match`).
+        sides: ``int64[n]``, the observing side of each row.
+        pre, post: the match equity tables (:func:`bg_env.envs.kernel_batch.met_tables`).
+        dtype: the observation's dtype.
+    """
+    n = match.shape[0]
+    rows = np.arange(n)
+    score = match[:, batch_match.M_SCORE0:batch_match.M_SCORE0 + 2]
+    away = np.maximum(match[:, [batch_match.M_LENGTH]] - score, 0)
+    equity = np.empty(n, dtype=np.float64)
+    batch_match.equities(match, sides, pre, post, equity)
+    block = np.empty((n, 6), dtype=np.float32)
+    block[:, 0] = 1
+    block[:, 1] = away[rows, sides] / 25
+    block[:, 2] = away[rows, 1 - sides] / 25
+    block[:, 3] = match[:, batch_match.M_CRAWFORD]
+    block[:, 4] = batch_match.post_crawfords(match)
+    block[:, 5] = equity
+    if dtype == np.int8:  # the same float32 steps as encode_context
+        block[:, 1:3] *= 25
+        block[:, 5] = np.round(block[:, 5] * 100)
+    return block.astype(dtype)
+
+
+def encode_board_rows(encoder: str, state: np.ndarray, me: np.ndarray, opp: np.ndarray,
+                      sides: np.ndarray, out: np.ndarray, rows: np.ndarray) -> None:
+    """The encoder's observations (:func:`bg_env.envs.observation.encode_games`) of the
+    games ``rows`` of the batch's arrays alone, from ``sides[i]``, into ``out[i]`` (the
+    other rows left as they are)."""
+    _board_rows(state, me, opp, sides, out, rows, encoder == "compact")
+
+
+if not PURE_PYTHON:
+    _TESAURO = games_kernel("tesauro")
+    _COMPACT = games_kernel("compact")
+
+    @njit(cache=True)
+    def _board_rows(state, me, opp, sides, out, rows, compact):
+        for i in rows:
+            if compact:
+                _COMPACT(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1],
+                         out[i:i + 1])
+            else:
+                _TESAURO(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1],
+                         out[i:i + 1])
 
 
 class VariantObserver:
