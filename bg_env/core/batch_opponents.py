@@ -20,6 +20,11 @@ A variant's plays are its turn's own continuations from the moves made so far
 hitter stays in its home board), the same plays ``agents.pubeval.PubevalAgent`` chooses
 among. Pubeval judges boards of the backgammon family; the vector env does not ask it to
 play Plakoto or Long Nardy (:func:`bg_env.envs.kernel_batch.kernels_play`).
+
+Pubeval's buffers (the turn's starting board, a variant's plays) are made once per batch
+(:func:`new_work`) and passed to the kernels as ``work``; every decision overwrites what
+it reads. Kernels given no ``work`` (match play, :mod:`~.batch_match`) make them per
+decision.
 """
 
 from __future__ import annotations

@@ -65,8 +65,14 @@ def encode_board_rows(encoder: str, state: np.ndarray, me: np.ndarray, opp: np.n
                       sides: np.ndarray, out: np.ndarray, rows: np.ndarray) -> None:
     """The encoder's observations (:func:`bg_env.envs.observation.encode_games`) of the
     games ``rows`` of the batch's arrays alone, from ``sides[i]``, into ``out[i]`` (the
-    other rows left as they are)."""
-    _board_rows(state, me, opp, sides, out, rows, encoder == "compact")
+    other rows left as they are).
+
+    Raises:
+        ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
+    """
+    games_kernel(encoder)  # the encoder's checks
+    kernel = _compact_rows if encoder == "compact" else _tesauro_rows
+    kernel(state, me, opp, sides, out, rows)
 
 
 if not PURE_PYTHON:
@@ -74,14 +80,14 @@ if not PURE_PYTHON:
     _COMPACT = games_kernel("compact")
 
     @njit(cache=True)
-    def _board_rows(state, me, opp, sides, out, rows, compact):
+    def _tesauro_rows(state, me, opp, sides, out, rows):
         for i in rows:
-            if compact:
-                _COMPACT(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1],
-                         out[i:i + 1])
-            else:
-                _TESAURO(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1],
-                         out[i:i + 1])
+            _TESAURO(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1], out[i:i + 1])
+
+    @njit(cache=True)
+    def _compact_rows(state, me, opp, sides, out, rows):
+        for i in rows:
+            _COMPACT(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1], out[i:i + 1])
 
 
 class VariantObserver:
