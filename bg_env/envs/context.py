@@ -38,8 +38,8 @@ from ..core.kernel_io import new_position
 from ..core.position import Position
 from ..core.variants import PinnedPosition, Variant, get_variant, opp_index
 
-__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "VARIANT_ORDER", "encode_context", "encode_contexts", "context_space",
-           "standard_view"]
+__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "VARIANT_ORDER", "encode_context", "encode_contexts",
+           "match_blocks", "context_space", "standard_view"]
 
 VARIANT_ORDER = (
     "standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",
@@ -117,6 +117,32 @@ def context_space(space: spaces.Box) -> spaces.Box:
                       shape=(space.shape[0] + CONTEXT_SIZE,), dtype=space.dtype)
 
 
+def match_blocks(away: np.ndarray, crawford, post_crawford, equity,
+                 integer: bool = False) -> np.ndarray:
+    """The match slots (:data:`MATCH_SLOTS`) of many games' context blocks, as
+    :func:`encode_context` gives them, in the same float32 steps: ``float32[n, 6]`` (with
+    ``integer``, the ``int8`` form's values: points away as integers, the match-winning
+    chance in percent).
+
+    Args:
+        away: ``(n, 2)`` points away of the observer and his opponent.
+        crawford, post_crawford: ``(n,)`` whether each game is the Crawford game, or
+            post-Crawford.
+        equity: ``(n,)`` the observer's match-winning chance.
+    """
+    block = np.empty((away.shape[0], 6), dtype=np.float32)
+    block[:, 0] = 1
+    block[:, 1] = away[:, 0] / 25
+    block[:, 2] = away[:, 1] / 25
+    block[:, 3] = crawford
+    block[:, 4] = post_crawford
+    block[:, 5] = equity
+    if integer:  # the same float32 steps as encode_context
+        block[:, 1:3] *= 25
+        block[:, 5] = np.round(block[:, 5] * 100)
+    return block
+
+
 def encode_contexts(out: np.ndarray, variant: str = "standard", away: np.ndarray | None = None,
                     crawford: np.ndarray | None = None, post_crawford: np.ndarray | None = None,
                     equity: np.ndarray | None = None, integer: bool = False) -> None:
@@ -138,13 +164,5 @@ def encode_contexts(out: np.ndarray, variant: str = "standard", away: np.ndarray
     block = np.zeros(out.shape, dtype=np.float32)
     block[:, VARIANT_ORDER.index(get_variant(variant).name)] = 1
     if away is not None:
-        block[:, 62] = 1
-        block[:, 63] = away[:, 0] / 25
-        block[:, 64] = away[:, 1] / 25
-        block[:, 65] = crawford
-        block[:, 66] = post_crawford
-        block[:, 67] = equity
-        if integer:  # the same float32 steps as encode_context
-            block[:, 63:65] *= 25
-            block[:, 67] = np.round(block[:, 67] * 100)
+        block[:, MATCH_SLOTS] = match_blocks(away, crawford, post_crawford, equity, integer)
     out[:] = block.astype(np.int8) if integer else block

@@ -24,6 +24,7 @@ from numba import njit
 from ..core import batch_match
 from ..core.game import PURE_PYTHON
 from . import engine_obs
+from .context import match_blocks
 from .observation import games_kernel
 
 __all__ = ["VariantObserver", "match_slots", "encode_board_rows"]
@@ -33,8 +34,8 @@ def match_slots(match: np.ndarray, sides: np.ndarray, pre: np.ndarray, post: np.
                 dtype) -> np.ndarray:
     """The match slots of the context block of each row, seen from ``sides[i]``:
     ``(n, 6)`` of ``dtype`` (float32, or int8: the ``"compact"`` form, points away as
-    integers and the match-winning chance in percent), the values
-    :func:`~bg_env.envs.context.encode_context` gives there, in the same float32 steps.
+    integers and the match-winning chance in percent): the batch's matches seen from each
+    row's side, through :func:`~bg_env.envs.context.match_blocks`.
 
     Args:
         match: ``(n, M_COLUMNS)``, the matches (:mod:`bg_env.core.batch_match`).
@@ -48,16 +49,9 @@ def match_slots(match: np.ndarray, sides: np.ndarray, pre: np.ndarray, post: np.
     away = np.maximum(match[:, [batch_match.M_LENGTH]] - score, 0)
     equity = np.empty(n, dtype=np.float64)
     batch_match.equities(match, sides, pre, post, equity)
-    block = np.empty((n, 6), dtype=np.float32)
-    block[:, 0] = 1
-    block[:, 1] = away[rows, sides] / 25
-    block[:, 2] = away[rows, 1 - sides] / 25
-    block[:, 3] = match[:, batch_match.M_CRAWFORD]
-    block[:, 4] = batch_match.post_crawfords(match)
-    block[:, 5] = equity
-    if dtype == np.int8:  # the same float32 steps as encode_context
-        block[:, 1:3] *= 25
-        block[:, 5] = np.round(block[:, 5] * 100)
+    block = match_blocks(np.stack([away[rows, sides], away[rows, 1 - sides]], axis=1),
+                         match[:, batch_match.M_CRAWFORD], batch_match.post_crawfords(match),
+                         equity, integer=dtype == np.int8)
     return block.astype(dtype)
 
 
