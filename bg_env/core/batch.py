@@ -34,9 +34,8 @@ Decisions with one answer are not asked: no cube question when doubling is not a
 no step when no die can be played, and a checker move that is the only legal one is
 played automatically.
 
-Kernels trust their input: the boards come from :meth:`Games.reset` and the actions are
-checked against ``mask`` by :func:`act` (an illegal action changes nothing and reports
-``False``).
+Kernels trust their input: the actions are checked against ``mask`` by :func:`act` (an
+illegal action changes nothing and reports ``False``).
 """
 
 from __future__ import annotations
@@ -200,10 +199,10 @@ def start_play_row(s, me, opp, d1, d2, vt=None, i=0):
 
 @njit(cache=True)
 def rolled_row(s, me, opp, rules, d1, d2, vt=None, i=0):
-    """The roll the row waits for (``NEED_ROLL``) is ``d1``-``d2``: an opening roll (each
-    side's die; a tie is rolled again, doubling the cube up to ``auto_doubles`` times
-    within ``max_cube``; the higher die plays both numbers, or in Long Nardy only decides
-    who starts, who then rolls two fresh dice) or a turn's roll (the play is planned)."""
+    """The roll the row waits for (``NEED_ROLL``) is ``d1``-``d2``: a turn's roll, or the
+    opening's (each side's die; a tie is rolled again, doubling the cube up to
+    ``auto_doubles`` times within ``max_cube``; the higher die plays both numbers, or in
+    Long Nardy picks the starter, who rolls two fresh dice)."""
     kind = s[NEED_ROLL]
     s[NEED_ROLL] = 0
     if kind == ROLL_PLAY:
@@ -225,9 +224,12 @@ def rolled_row(s, me, opp, rules, d1, d2, vt=None, i=0):
 
 @njit(cache=True)
 def _roll(s, me, opp, rules, kind, seeds, i, fn, st, vt=None):
-    """The row needs a roll of ``kind``: drawn from the dice source until none is needed,
-    or, with ``HOLD`` set, left for the caller (:class:`~bg_env.core.game.Game` rolls
-    from its own generator and calls :func:`rolled_row`)."""
+    """The row needs a roll of ``kind``: drawn from the dice source, or with ``HOLD`` set
+    left for the :class:`~bg_env.core.game.Game`, which calls :func:`rolled_row`."""
+    if kind == ROLL_PLAY and s[HOLD] == 0:  # (the common case, no bookkeeping)
+        d1 = next_die(seeds, i, fn, st)
+        start_play_row(s, me, opp, d1, next_die(seeds, i, fn, st), vt, i)
+        return
     s[NEED_ROLL] = kind
     while s[NEED_ROLL] != 0 and s[HOLD] == 0:
         d1 = next_die(seeds, i, fn, st)
@@ -344,8 +346,7 @@ def settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
 
 @njit(cache=True)
 def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
-    """A new game from the variant's start (:meth:`Game.opening`): the layout of the rules
-    array, then :func:`open_from`."""
+    """A new game from the variant's start (the rules array's layout): :func:`open_from`."""
     set_start(me, opp, rules)
     if vt is not None:
         clear_pins(vt, i)
