@@ -400,7 +400,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
 
 
 @njit(cache=True)
-def _act(s, me, opp, seeds, i, rules, mask, action, vt=None):
+def act_row(s, me, opp, seeds, i, rules, mask, action, vt=None):
     """:meth:`Game.step` for game ``i``; ``False`` (nothing changed) when illegal."""
     if action < 0 or action >= N_ACTIONS or not mask[action]:
         return False
@@ -409,7 +409,7 @@ def _act(s, me, opp, seeds, i, rules, mask, action, vt=None):
 
 
 @njit(cache=True)
-def _random_action(seeds, i, mask):
+def random_action(seeds, i, mask):
     """A uniform choice among the legal actions (ascending order, as RandomPolicy)."""
     count = 0
     for a in range(N_ACTIONS):
@@ -441,7 +441,7 @@ def act(state, me, opp, seeds, rules, mask, actions, legal, vt=None):
     nothing)."""
     for i in range(state.shape[0]):
         if actions[i] >= 0:
-            legal[i] = _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt)
+            legal[i] = act_row(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt)
 
 
 class Games:

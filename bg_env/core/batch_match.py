@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .batch import POINTS, WINNER, _act, open_row
-from .batch_opponents import _opponents_turns
+from .batch import POINTS, WINNER, act_row, open_row
+from .batch_opponents import opponents_turns
 from .dice_kernels import below
 
 __all__ = ["M_COLUMNS", "M_LENGTH", "M_SCORE0", "M_CRAWFORD", "M_GAMES", "M_CRAWFORD_GAMES",
@@ -121,16 +121,17 @@ def _game_reward(m, s, side, equity, pre, post):
 # ------------------------------------------------------------------ the episode loop
 @njit(cache=True)
 def _match_turns(opponent, s, me, opp, seeds, i, rules, crawford_rules, mask, m, side,
-                 max_turns, equity, pre, post, reward, plan, vt=None):
+                 max_turns, equity, pre, post, reward, plan, vt=None, work=None):
     """The opponent decides until ``side`` must act, finished games recorded (their
     rewards added to ``reward[i]``) and the next game of the match started; returns 0
     then, 1 when the match is over, 2 when a game was truncated at ``max_turns``.
-    ``plan``: the opponents' scratch (:func:`bg_env.core.batch_opponents._opponents_turns`);
-    ``vt``: the variant turns (:mod:`~.batch_variants`), if any."""
+    ``plan``: the opponents' scratch (:func:`bg_env.core.batch_opponents.opponents_turns`);
+    ``vt``: the variant turns (:mod:`~.batch_variants`), if any; ``work``: pubeval's
+    arrays (:func:`~bg_env.core.batch_opponents.new_work`)."""
     while True:
-        status = _opponents_turns(opponent, s, me, opp, seeds, i,
-                                  game_rules(m, rules, crawford_rules), mask, side, max_turns,
-                                  plan, vt)
+        status = opponents_turns(opponent, s, me, opp, seeds, i,
+                                 game_rules(m, rules, crawford_rules), mask, side, max_turns,
+                                 plan, vt, work)
         if status != 1:
             return status
         reward[i] += _game_reward(m, s, side, equity, pre, post)
@@ -141,11 +142,12 @@ def _match_turns(opponent, s, me, opp, seeds, i, rules, crawford_rules, mask, m,
 
 @njit(cache=True)
 def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, match, length,
-                  which, sides, learner, max_turns, equity, pre, post, reward, vt=None):
+                  which, sides, learner, max_turns, equity, pre, post, reward, work, vt=None):
     """New matches to ``length`` against ``opponent`` where ``which[i]``: the learner's side
     is ``learner`` (0 or 1), or drawn from the game's generator when ``learner < 0``; the
     opponent plays until the learner must decide (a match that ends or is truncated first
-    is replayed, its rewards dropped)."""
+    is replayed, its rewards dropped). ``work``: pubeval's arrays (``None``: each decision
+    makes its own)."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
@@ -158,26 +160,26 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
                      mask[i], seeds, i, 0, 0, vt)
             if _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, crawford_rules,
                             mask[i], match[i], sides[i], max_turns, equity, pre, post,
-                            reward, plan, vt) == 0:
+                            reward, plan, vt, work) == 0:
                 break
 
 
 @njit(cache=True)
 def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, match, sides,
-                 actions, max_turns, equity, pre, post, reward, status, vt=None):
+                 actions, max_turns, equity, pre, post, reward, status, work, vt=None):
     """The learner of match ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again (the match's next games started as games end). ``status[i]``: 0 the
     match goes on, 1 it is over, 2 a game was truncated, 3 the action was illegal (nothing
-    changed). Rewards are added to ``reward``."""
+    changed). Rewards are added to ``reward``; ``work`` as for :func:`start_matches`."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
-        if not _act(state[i], me[i], opp[i], seeds, i,
-                    game_rules(match[i], rules, crawford_rules), mask[i], actions[i], vt):
+        if not act_row(state[i], me[i], opp[i], seeds, i,
+                       game_rules(match[i], rules, crawford_rules), mask[i], actions[i], vt):
             status[i] = 3
             continue
         status[i] = _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
                                  crawford_rules, mask[i], match[i], sides[i], max_turns, equity,
-                                 pre, post, reward, plan, vt)
+                                 pre, post, reward, plan, vt, work)
 
 
 @njit(cache=True)

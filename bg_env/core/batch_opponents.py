@@ -23,8 +23,8 @@ play Plakoto or Long Nardy (:func:`bg_env.envs.kernel_batch.kernels_play`).
 
 Pubeval's buffers (the turn's starting board, a variant's plays) are made once per batch
 (:func:`new_work`) and passed to the kernels as ``work``; every decision overwrites what
-it reads. Kernels given no ``work`` (match play, :mod:`~.batch_match`) make them per
-decision.
+it reads, in money games and matches (:mod:`~.batch_match`) alike. Kernels given no
+``work`` (the random opponent) make them per decision if they need them.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from numba import njit
 
 from .actions import ROLL, TAKE
 from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
-                    TURNS, _act, _random_action, actor, open_row)
+                    TURNS, act_row, random_action, actor, open_row)
 from .batch_variants import row_plays
 from .dice_kernels import below
 from .pubeval_kernels import best_result, is_race, pubeval_best
@@ -163,7 +163,7 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work):
     (:data:`PUBEVAL`: the next move of its play for this turn, in ``plan[1:5]``, made when
     ``plan[0]`` is not this turn's ``TURNS``; the roll on its cube turn, the take)."""
     if opponent == RANDOM:
-        return _random_action(seeds, i, mask)
+        return random_action(seeds, i, mask)
     if s[PHASE] == P_MOVE:
         if plan[0] != s[TURNS]:
             _plan_play(s, me, opp, plan[1:], vt, i, work)
@@ -175,7 +175,7 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work):
 
 
 @njit(cache=True)
-def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan,
+def opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan,
                      vt=None, work=None):
     """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
     over, 2 when truncated (``max_turns > 0`` turns reached first; the environments check
@@ -192,7 +192,7 @@ def _opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turn
         if actor(s) == side:
             return 0
         action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work)
-        if not _act(s, me, opp, seeds, i, rules, mask, action, vt):
+        if not act_row(s, me, opp, seeds, i, rules, mask, action, vt):
             raise RuntimeError("the opponent's action is not legal")
 
 
@@ -210,7 +210,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
         while True:
             sides[i] = learner if learner >= 0 else below(seeds, i, 2)
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
-            if _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
+            if opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
                                 sides[i], max_turns, plan, vt, work) == 0:
                 break
 
@@ -224,8 +224,8 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
     (:func:`new_work`; ``None``: each decision makes its own)."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
-        if not _act(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt):
+        if not act_row(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt):
             status[i] = 3
             continue
-        status[i] = _opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
+        status[i] = opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
                                      mask[i], sides[i], max_turns, plan, vt, work)

@@ -178,12 +178,12 @@ class KernelBatch:
             batch_match.step_matches(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
                                      self._crawford_rules, g.mask, self.match, self.sides, actions,
                                      self.max_turns, self._equity, *self._met, self._reward,
-                                     self.status, *g.kernel_variant_args)
+                                     self.status, self._work, *g.kernel_variant_args)
         else:
             batch_opponents.step_against(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
                                          g.mask, self.sides, actions, self.max_turns,
                                          self.status, self._work, *g.kernel_variant_args)
-            self._fit_work()
+        self._fit_work()
         rewards = self._reward.astype(np.float32)
         self._reward[:] = 0.0
         dones = self.status != RUNNING
@@ -242,12 +242,12 @@ class KernelBatch:
                                       self._crawford_rules, g.mask, self.match,
                                       self.match_length, which, self.sides, self.learner,
                                       self.max_turns, self._equity, *self._met, self._reward,
-                                      *g.kernel_variant_args)
+                                      self._work, *g.kernel_variant_args)
         else:
             batch_opponents.start_episodes(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
                                            g.mask, which, self.sides, self.learner,
                                            self.max_turns, self._work, *g.kernel_variant_args)
-            self._fit_work()
+        self._fit_work()
 
     def _fit_work(self) -> None:
         """Pubeval's work arrays grown when a roll needed more room than they hold."""
