@@ -47,6 +47,7 @@ from .actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, action_to_str, decod
 from .batch import Games
 from .cube import GameResult, IllegalActionError, Phase, Rules, next_cube_value
 from .dice_kernels import roll_dice
+from .engine import compiled
 from .fast import legal_plays_fast
 from .game_cube import CubeDecisions
 from .game_view import RowView
@@ -69,6 +70,18 @@ runs on the kernels; the plain-Python rules (:mod:`bg_env.core.moves`,
 :mod:`bg_env.core.variants`) are the reference its moves are tested against."""
 
 _NO_DICE = NoDice()
+_ENTRIES: dict = {}
+
+
+def _entry(kernel, args: tuple):
+    """``kernel``'s machine code for ``args``' types (:func:`~bg_env.core.engine.compiled`:
+    no typing of the arguments at each call), found once per kernel and kind of row
+    (standard moves, or a variant's turns: the last argument)."""
+    key = (kernel, args[-1] is None)
+    call = _ENTRIES.get(key)
+    if call is None:
+        call = _ENTRIES[key] = compiled(kernel, args)
+    return call
 
 
 class Game(StartAnywhere, RowView, CubeDecisions):
@@ -116,19 +129,27 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         s[b.WINNER] = s[b.OUTCOME] = -1
         s[b.TURN] = turn
         self._seeds = g.seeds  # (a dummy source: with HOLD set no kernel draws a die)
+        self._views = None
         self._write_position(position if position is not None
                              else self.variant.start_position())
 
     # ------------------------------------------------------------------ the row
     @property
     def _row(self) -> tuple:
-        g = self.games
-        return g.state[0], g.me[0], g.opp[0], g.rules, g.mask[0]
+        """The kernels' first arguments: the row's views (made once per ``games``)."""
+        views = self._views
+        if views is None or views[0] is not self.games:
+            g = self.games
+            rows = g.variant_rows
+            views = self._views = (g, (g.state[0], g.me[0], g.opp[0], g.rules, g.mask[0]),
+                                   None if rows is None else rows.kernel_args)
+        return views[1]
 
     @property
     def _vt(self):
-        rows = self.games.variant_rows
-        return None if rows is None else rows.kernel_args
+        """The kernels' last argument: the variant turns, or ``None`` (standard moves)."""
+        self._row
+        return self._views[2]
 
     def _changed(self) -> None:
         """The row changed: the objects made from it are made again when asked for."""
@@ -150,7 +171,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        state.update(_position=None, _actions=None, _plays=None)
+        state.update(_position=None, _actions=None, _plays=None, _views=None)
         return state
 
     def __eq__(self, other) -> bool:
@@ -321,7 +342,8 @@ class Game(StartAnywhere, RowView, CubeDecisions):
                 f"action {action} ({shown}) is not legal in phase {self.phase!r}; legal: {names}"
             )
         phase, side = int(s[b.PHASE]), self.actor
-        game_act(*self._row, action, self._seeds, self._vt)
+        args = (*self._row, action, self._seeds, self._vt)
+        _entry(game_act, args)(*args)
         self._changed()
         self._chosen = self._chosen or phase == b.P_MOVE
         if self.events is not None and phase != b.P_MOVE:
@@ -351,7 +373,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         s[b.MOVES_LEFT] = 0
         self._chosen = True
         self._write_position(play.result)
-        game_settle(*self._row, self._seeds, self._vt)
+        self.games.mask[0] = False  # (a complete play: nothing to decide)
         self._go_on(rng)
 
     def offer_double(self) -> None:
@@ -381,14 +403,16 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         while True:
             if s[b.NEED_ROLL] != 0:
                 d1, d2 = self._roll(rng)
-                game_rolled(*self._row, d1, d2, self._seeds, self._vt)
+                args = (*self._row, d1, d2, self._seeds, self._vt)
+                _entry(game_rolled, args)(*args)
                 self._chosen = False
             elif s[b.PHASE] == b.P_MOVE and s[b.MOVES_LEFT] == 0:
                 if self.ask_forced and not self._chosen and s[b.N_PLAYED]:
                     break  # a forced play, left for play() to end
                 self._changed()
                 self._play_ended()
-                game_end_play(*self._row, self._seeds, self._vt)
+                args = (*self._row, self._seeds, self._vt)
+                _entry(game_end_play, args)(*args)
             else:
                 break
             self._changed()
