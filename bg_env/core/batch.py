@@ -26,16 +26,11 @@ State of game ``i`` (:class:`Games` holds the arrays):
 * ``seeds[i]``: the state of the game's own random generator (splitmix64; dice are drawn
   as unbiased integers with Lemire's method). One seed, one game.
 
-The turn kernels (``open_row``, ``step_row``, ``settle_row``...) take the dice source as
-``seeds, i, fn, st`` and draw through :func:`~bg_env.core.dice_kernels.next_die`: game
-``i``'s own generator, or the numpy bit generator of the engine's one game.
-
-Decisions with one answer are not asked: no cube question when doubling is not allowed,
-no step when no die can be played, and a checker move that is the only legal one is
-played automatically.
-
-Kernels trust their input: the actions are checked against ``mask`` by :func:`act` (an
-illegal action changes nothing and reports ``False``).
+The turn kernels take the dice source as ``seeds, i, fn, st`` (:func:`~.dice_kernels.next_die`:
+game ``i``'s own generator, or the engine's numpy bit generator). Decisions with one answer
+are not asked: no cube question when doubling is not allowed, no step when no die can be
+played, a checker move that is the only legal one is played. Kernels trust their input:
+:func:`act` checks the actions against ``mask`` (an illegal one changes nothing).
 """
 
 from __future__ import annotations
@@ -198,42 +193,44 @@ def start_play_row(s, me, opp, d1, d2, vt=None, i=0):
 
 
 @njit(cache=True)
-def rolled_row(s, me, opp, rules, d1, d2, vt=None, i=0):
-    """The roll the row waits for (``NEED_ROLL``) is ``d1``-``d2``: a turn's roll, or the
+def _rolled(s, me, opp, rules, kind, d1, d2, vt, i):
+    """A roll of ``kind`` is ``d1``-``d2``: a turn's roll (the play is planned), or the
     opening's (each side's die; a tie is rolled again, doubling the cube up to
     ``auto_doubles`` times within ``max_cube``; the higher die plays both numbers, or in
-    Long Nardy picks the starter, who rolls two fresh dice)."""
-    kind = s[NEED_ROLL]
-    s[NEED_ROLL] = 0
+    Long Nardy picks the starter, who rolls two fresh dice). Returns the roll still
+    needed (``ROLL_*``), 0 when none."""
     if kind == ROLL_PLAY:
         start_play_row(s, me, opp, d1, d2, vt, i)
-        return
+        return 0
     if d1 == d2:
         nxt = next_cube_kernel(s[CUBE_VALUE], rules[R_ARITHMETIC])
         if s[TIES] < rules[R_AUTO_DOUBLES] and rules[R_CUBE] != 0 and _cube_allowed(nxt, rules):
             s[TIES] += 1
             s[CUBE_VALUE] = nxt
-        s[NEED_ROLL] = ROLL_OPENING
-        return
+        return ROLL_OPENING
     s[TURN] = 0 if d1 > d2 else 1
     if vt is not None and fresh_first_roll(vt):
-        s[NEED_ROLL] = ROLL_PLAY
-    else:
-        start_play_row(s, me, opp, max(d1, d2), min(d1, d2), vt, i)
+        return ROLL_PLAY
+    start_play_row(s, me, opp, max(d1, d2), min(d1, d2), vt, i)
+    return 0
+
+
+@njit(cache=True)
+def rolled_row(s, me, opp, rules, d1, d2, vt=None, i=0):
+    """The roll the row waits for (``NEED_ROLL``) is ``d1``-``d2`` (:func:`_rolled`)."""
+    s[NEED_ROLL] = _rolled(s, me, opp, rules, s[NEED_ROLL], d1, d2, vt, i)
 
 
 @njit(cache=True)
 def _roll(s, me, opp, rules, kind, seeds, i, fn, st, vt=None):
     """The row needs a roll of ``kind``: drawn from the dice source, or with ``HOLD`` set
     left for the :class:`~bg_env.core.game.Game`, which calls :func:`rolled_row`."""
-    if kind == ROLL_PLAY and s[HOLD] == 0:  # (the common case, no bookkeeping)
-        d1 = next_die(seeds, i, fn, st)
-        start_play_row(s, me, opp, d1, next_die(seeds, i, fn, st), vt, i)
+    if s[HOLD] != 0:
+        s[NEED_ROLL] = kind
         return
-    s[NEED_ROLL] = kind
-    while s[NEED_ROLL] != 0 and s[HOLD] == 0:
+    while kind != 0:
         d1 = next_die(seeds, i, fn, st)
-        rolled_row(s, me, opp, rules, d1, next_die(seeds, i, fn, st), vt, i)
+        kind = _rolled(s, me, opp, rules, kind, d1, next_die(seeds, i, fn, st), vt, i)
 
 
 @njit(cache=True)
@@ -345,6 +342,16 @@ def settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
 
 
 @njit(cache=True)
+def new_state(s):
+    """A game not yet begun (``HOLD`` kept): the cube at 1 and centred, no bomb, no result."""
+    hold = s[HOLD]
+    s[:] = 0
+    s[HOLD] = hold
+    s[CUBE_VALUE] = 1
+    s[CUBE_OWNER] = s[BOMB_OWNER] = s[WINNER] = s[OUTCOME] = -1
+
+
+@njit(cache=True)
 def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     """A new game from the variant's start (the rules array's layout): :func:`open_from`."""
     set_start(me, opp, rules)
@@ -356,15 +363,8 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
 @njit(cache=True)
 def open_from(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     """A new game from the board in ``me``/``opp`` (and the row's pins): a fresh state
-    (``HOLD`` kept), then the opening roll (:func:`rolled_row`)."""
-    hold = s[HOLD]
-    s[:] = 0
-    s[HOLD] = hold
-    s[CUBE_VALUE] = 1
-    s[CUBE_OWNER] = -1
-    s[BOMB_OWNER] = -1
-    s[WINNER] = -1
-    s[OUTCOME] = -1
+    (:func:`new_state`), then the opening roll (:func:`rolled_row`)."""
+    new_state(s)
     _roll(s, me, opp, rules, ROLL_OPENING, seeds, i, fn, st, vt)
     settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
