@@ -39,7 +39,7 @@ from .batch import (
 from .cube import GameResult
 from .kernel_io import bit_generator_pointers
 
-__all__ = ["open_game", "act", "EngineGame", "compiled"]
+__all__ = ["open_game", "act", "EngineGame", "compiled", "row_result"]
 
 
 @njit(cache=True)
@@ -165,9 +165,13 @@ class EngineGame:
 
     def result(self) -> GameResult:
         """How the finished game ended."""
-        state = self.row[0]
-        return GameResult(int(state[WINNER]), OUTCOMES[int(state[OUTCOME])],
-                          int(state[CUBE_VALUE]), int(state[POINTS]))
+        return row_result(self.row[0])
+
+
+def row_result(state) -> GameResult:
+    """How the finished game of a row (its ``state`` columns) ended."""
+    return GameResult(int(state[WINNER]), OUTCOMES[int(state[OUTCOME])], int(state[CUBE_VALUE]),
+                      int(state[POINTS]))
 
 
 def compiled(kernel, args: tuple):

@@ -123,10 +123,8 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         (an env that asks even one-choice turns). ``False`` (the default): ended at once."""
         g = self.games
         s = g.state[0]
-        s[:] = 0
         s[b.HOLD] = 1
-        s[b.CUBE_VALUE], s[b.CUBE_OWNER], s[b.BOMB_OWNER] = 1, -1, -1
-        s[b.WINNER] = s[b.OUTCOME] = -1
+        b.new_state(s)  # (phase CUBE: before the opening or the turn's start)
         s[b.TURN] = turn
         self._seeds = g.seeds  # (a dummy source: with HOLD set no kernel draws a die)
         self._views = None
@@ -284,8 +282,6 @@ class Game(StartAnywhere, RowView, CubeDecisions):
             IllegalActionError: a move of ``moves`` is not legal.
         """
         s = self.games.state[0]
-        s[b.PHASE], s[b.N_DICE], s[b.N_PLAYED], s[b.ROLL0], s[b.ROLL1] = b.P_CUBE, 0, 0, 0, 0
-        s[b.NEED_ROLL] = 0
         self._chosen = False
         d1, d2 = dice if dice is not None else (0, 0)
         game_begin(*self._row, d1, d2, offer, self._seeds, self._vt)
@@ -318,7 +314,6 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         if g.variant_rows is not None:
             g.variant_rows.copy_row(0, games.variant_rows, i)
         game_settle(*self._row, self._seeds, self._vt)  # (the legal actions: a settled row)
-        self._changed()
         self._go_on(None)
 
     def settle(self, rng=None) -> None:
@@ -401,6 +396,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         is asked or the game is over."""
         s = self.games.state[0]
         while True:
+            self._changed()
             if s[b.NEED_ROLL] != 0:
                 d1, d2 = self._roll(rng)
                 args = (*self._row, d1, d2, self._seeds, self._vt)
@@ -409,13 +405,11 @@ class Game(StartAnywhere, RowView, CubeDecisions):
             elif s[b.PHASE] == b.P_MOVE and s[b.MOVES_LEFT] == 0:
                 if self.ask_forced and not self._chosen and s[b.N_PLAYED]:
                     break  # a forced play, left for play() to end
-                self._changed()
                 self._play_ended()
                 args = (*self._row, self._seeds, self._vt)
                 _entry(game_end_play, args)(*args)
             else:
                 break
-            self._changed()
 
     def _play_ended(self) -> None:
         self.last_play = self.played

@@ -20,7 +20,7 @@ from numba import njit
 
 from .actions import DOUBLE
 from .batch import (
-    P_CUBE, PHASE, apply_move_row, begin_turn_row, end_turn_row, open_from, open_row, rolled_row,
+    N_DICE, N_PLAYED, NEED_ROLL, P_CUBE, PHASE, ROLL0, ROLL1, apply_move_row, begin_turn_row, end_turn_row, open_from, open_row, rolled_row,
     settle_row, start_play_row, step_row, write_mask,
 )
 
@@ -64,8 +64,8 @@ def game_begin(s, me, opp, rules, mask, d1, d2, offer, seeds, vt):
     (``offer``), ``d1``-``d2`` rolled, or (``d1`` 0) the cube question or a roll. Forced
     moves are not played (:func:`game_settle`): the moves given as already made are
     checked against the mask first."""
+    s[PHASE], s[N_DICE], s[N_PLAYED], s[ROLL0], s[ROLL1], s[NEED_ROLL] = P_CUBE, 0, 0, 0, 0, 0
     if offer:
-        s[PHASE] = P_CUBE
         step_row(s, me, opp, rules, mask, DOUBLE, seeds, 0, 0, 0, vt)
     elif d1 == 0:
         begin_turn_row(s, me, opp, rules, seeds, 0, 0, 0, vt)

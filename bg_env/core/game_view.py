@@ -12,7 +12,9 @@ import numpy as np
 
 from . import batch as b
 from .cube import GameResult, Phase
-from .kernel_io import MOVES, new_position
+from .engine import row_result
+from .fast import MOVE_CODES
+from .kernel_io import new_position
 from .moves import Move
 from .position import Position
 from .start import before_moves
@@ -21,6 +23,7 @@ from .variants import get_variant
 __all__ = ["RowView"]
 
 _PHASES = Phase.ALL  # indexed by the kernels' phase codes (batch.P_CUBE ... P_OVER)
+_DROPPED = b.OUTCOMES.index("drop")  # (a game ended by a drop shows no dice)
 
 
 class RowView:
@@ -86,7 +89,7 @@ class RowView:
         s = self.games.state[0]
         if s[b.PHASE] == b.P_MOVE:
             return True
-        return s[b.PHASE] == b.P_OVER and s[b.OUTCOME] != 3 and s[b.ROLL0] != 0
+        return s[b.PHASE] == b.P_OVER and s[b.OUTCOME] != _DROPPED and s[b.ROLL0] != 0
 
     @property
     def dice(self) -> tuple[int, int] | None:
@@ -122,16 +125,13 @@ class RowView:
     @property
     def played(self) -> list[Move]:
         """The moves of the current play made so far."""
-        return [MOVES[c % 150 // 6 + 1, c % 6 + 1, c >= 150] for c in self._played_codes()]
+        return [MOVE_CODES[c] for c in self._played_codes()]
 
     @property
     def result(self) -> GameResult | None:
         """How the game ended (``None`` while it goes on)."""
         s = self.games.state[0]
-        if s[b.PHASE] != b.P_OVER:
-            return None
-        return GameResult(int(s[b.WINNER]), b.OUTCOMES[int(s[b.OUTCOME])], int(s[b.CUBE_VALUE]),
-                          int(s[b.POINTS]))
+        return row_result(s) if s[b.PHASE] == b.P_OVER else None
 
     @property
     def actor(self) -> int:
