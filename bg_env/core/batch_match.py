@@ -121,7 +121,7 @@ def _game_reward(m, s, side, equity, pre, post):
 # ------------------------------------------------------------------ the episode loop
 @njit(cache=True)
 def _match_turns(opponent, s, me, opp, seeds, i, rules, crawford_rules, mask, m, side,
-                 max_turns, equity, pre, post, reward, plan, vt=None, work=None):
+                 max_turns, equity, pre, post, reward, plan, work, vt=None):
     """The opponent decides until ``side`` must act, finished games recorded (their
     rewards added to ``reward[i]``) and the next game of the match started; returns 0
     then, 1 when the match is over, 2 when a game was truncated at ``max_turns``.
@@ -131,7 +131,7 @@ def _match_turns(opponent, s, me, opp, seeds, i, rules, crawford_rules, mask, m,
     while True:
         status = opponents_turns(opponent, s, me, opp, seeds, i,
                                  game_rules(m, rules, crawford_rules), mask, side, max_turns,
-                                 plan, vt, work)
+                                 plan, work, vt)
         if status != 1:
             return status
         reward[i] += _game_reward(m, s, side, equity, pre, post)
@@ -146,8 +146,8 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
     """New matches to ``length`` against ``opponent`` where ``which[i]``: the learner's side
     is ``learner`` (0 or 1), or drawn from the game's generator when ``learner < 0``; the
     opponent plays until the learner must decide (a match that ends or is truncated first
-    is replayed, its rewards dropped). ``work``: pubeval's arrays (``None``: each decision
-    makes its own)."""
+    is replayed, its rewards dropped). ``work``: pubeval's arrays
+    (:func:`~bg_env.core.batch_opponents.new_work`)."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
@@ -160,7 +160,7 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
                      mask[i], seeds, i, 0, 0, vt)
             if _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, crawford_rules,
                             mask[i], match[i], sides[i], max_turns, equity, pre, post,
-                            reward, plan, vt, work) == 0:
+                            reward, plan, work, vt) == 0:
                 break
 
 
@@ -179,7 +179,7 @@ def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, m
             continue
         status[i] = _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
                                  crawford_rules, mask[i], match[i], sides[i], max_turns, equity,
-                                 pre, post, reward, plan, vt, work)
+                                 pre, post, reward, plan, work, vt)
 
 
 @njit(cache=True)

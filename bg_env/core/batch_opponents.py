@@ -23,8 +23,8 @@ play Plakoto or Long Nardy (:func:`bg_env.envs.kernel_batch.kernels_play`).
 
 Pubeval's buffers (the turn's starting board, a variant's plays) are made once per batch
 (:func:`new_work`) and passed to the kernels as ``work``; every decision overwrites what
-it reads, in money games and matches (:mod:`~.batch_match`) alike. Kernels given no
-``work`` (the random opponent) make them per decision if they need them.
+it reads, in money games and matches (:mod:`~.batch_match`) alike (the random opponent
+is given small ones it never reads).
 """
 
 from __future__ import annotations
@@ -136,16 +136,7 @@ def _plan_variant_play(s, me, opp, plan, vt, i, work):
 def _plan_play(s, me, opp, plan, vt, i, work):
     """Pubeval's play for the current turn into ``plan`` (its actions in playable order,
     -1 padded; ``vt``: the variant turns of a variant whose moves are not standard, for
-    row ``i``; ``work``: :func:`new_work`'s arrays, or ``None``: made for this decision)."""
-    if work is None:
-        _plan_play_in(s, me, opp, plan, vt, i, new_work(PLAYS_CAP))
-    else:
-        _plan_play_in(s, me, opp, plan, vt, i, work)
-
-
-@njit(cache=True)
-def _plan_play_in(s, me, opp, plan, vt, i, work):
-    """:func:`_plan_play` in ``work``'s arrays."""
+    row ``i``; ``work``: :func:`new_work`'s arrays)."""
     if vt is not None:
         _plan_variant_play(s, me, opp, plan, vt, i, work)
         return
@@ -176,13 +167,12 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work):
 
 @njit(cache=True)
 def opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan,
-                     vt=None, work=None):
+                    work, vt=None):
     """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
     over, 2 when truncated (``max_turns > 0`` turns reached first; the environments check
     it after every decision). ``plan``: ``int64[5]`` scratch for pubeval's play; ``vt``:
     the variant turns (:mod:`~.batch_variants`) of a variant whose moves are not
-    standard; ``work``: pubeval's work arrays (:func:`new_work`; ``None``: each decision
-    makes its own)."""
+    standard; ``work``: pubeval's work arrays (:func:`new_work`)."""
     plan[0] = -1  # no play planned for this game yet
     while True:
         if s[PHASE] == P_OVER:
@@ -202,7 +192,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
     """New games against ``opponent`` where ``which[i]``: the learner's side is ``learner``
     (0 or 1), or drawn from the game's generator when ``learner < 0``; the opponent plays
     until the learner must decide (a game that ends first is replayed). ``work``:
-    pubeval's arrays (:func:`new_work`; ``None``: each decision makes its own)."""
+    pubeval's arrays (:func:`new_work`)."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
@@ -211,7 +201,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
             sides[i] = learner if learner >= 0 else below(seeds, i, 2)
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
             if opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
-                                sides[i], max_turns, plan, vt, work) == 0:
+                                sides[i], max_turns, plan, work, vt) == 0:
                 break
 
 
@@ -221,11 +211,11 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
     """The learner of game ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
     truncated, 3 the action was illegal (nothing changed). ``work``: pubeval's arrays
-    (:func:`new_work`; ``None``: each decision makes its own)."""
+    (:func:`new_work`)."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not act_row(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt):
             status[i] = 3
             continue
         status[i] = opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
-                                     mask[i], sides[i], max_turns, plan, vt, work)
+                                     mask[i], sides[i], max_turns, plan, work, vt)

@@ -26,8 +26,9 @@ from .variant_search import (
 )
 from .variants import PinnedPosition, get_variant
 
-__all__ = ["KernelVariantTurn", "found_plays", "new_pinned_position", "open_turn", "play_move", "N_INFO", "I_ND", "I_NEED", "I_ROWS",
-           "I_CUR", "I_COUNT", "I_TO_PLAY", "I_PIN_ME", "I_PIN_OPP", "I_DICE"]
+__all__ = ["KernelVariantTurn", "found_plays", "new_pinned_position", "open_turn", "play_move",
+           "N_INFO", "I_ND", "I_NEED", "I_ROWS", "I_CUR", "I_COUNT", "I_TO_PLAY", "I_PIN_ME",
+           "I_PIN_OPP", "I_DICE"]
 
 # columns of a turn's ``info`` array
 I_ND, I_NEED, I_LARGER, I_ROWS, I_CUR, I_COUNT, I_TO_PLAY, I_PIN_ME, I_PIN_OPP, I_DICE = range(10)

@@ -140,9 +140,10 @@ class KernelBatch:
                         integer=self.config.observation == "compact")
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
         self._code = batch_opponents.OPPONENTS[opponent]
-        self._work = batch_opponents.new_work() if opponent == "pubeval" else None
+        cap = batch_opponents.PLAYS_CAP if opponent == "pubeval" else 1
+        self._work = batch_opponents.new_work(cap)
         """Pubeval's work arrays (:func:`bg_env.core.batch_opponents.new_work`), made once:
-        its decisions allocate nothing."""
+        its decisions allocate nothing (the random opponent's are never read)."""
         self._context = self.config.uses_context
 
     def seed(self, seed) -> None:
@@ -251,8 +252,7 @@ class KernelBatch:
 
     def _fit_work(self) -> None:
         """Pubeval's work arrays grown when a roll needed more room than they hold."""
-        if self._work is not None:
-            self._work = batch_opponents.fitted_work(self._work)
+        self._work = batch_opponents.fitted_work(self._work)
 
     def observe(self) -> np.ndarray:
         """The learners' observations, ``(num_envs,) + observation shape`` (a copy)."""
