@@ -21,30 +21,22 @@ from bg_env import backgammon_v0
 from bg_env.core.game import Game, Rules
 
 
-def steps(games: int, variant: str = "standard") -> float:
-    """Decisions per CPU second, one ``Game.step`` at a time, random legal actions."""
-    rng, pick, decisions = np.random.default_rng(0), random.Random(0), 0
+def self_play(games: int, variant: str = "standard", whole_plays: bool = False) -> float:
+    """Random self-play, decisions (or, with ``whole_plays``, plays) per CPU second: one
+    ``Game.step`` at a time with random legal actions, or ``Game.play`` with random
+    ``legal_continuations``."""
+    rng, pick, count = np.random.default_rng(0), random.Random(0), 0
     start = time.process_time()
     for _ in range(games):
         game = Game(Rules(cube=False, variant=variant))
         game.opening(rng)
         while game.result is None:
-            legal = game.legal_actions()
-            game.step(legal[pick.randrange(len(legal))], rng)
-            decisions += 1
-    return decisions / (time.process_time() - start)
-
-
-def plays(games: int) -> float:
-    """Plays per CPU second, whole plays chosen at random (``Game.play``)."""
-    rng, pick, count = np.random.default_rng(0), random.Random(0), 0
-    start = time.process_time()
-    for _ in range(games):
-        game = Game(Rules(cube=False))
-        game.opening(rng)
-        while game.result is None:
-            options = game.legal_continuations()
-            game.play(options[pick.randrange(len(options))], rng)
+            if whole_plays:
+                options = game.legal_continuations()
+                game.play(options[pick.randrange(len(options))], rng)
+            else:
+                legal = game.legal_actions()
+                game.step(legal[pick.randrange(len(legal))], rng)
             count += 1
     return count / (time.process_time() - start)
 
@@ -72,10 +64,10 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per row")
     parser.add_argument("--matches", type=int, default=20, help="matches for env() match play")
     args = parser.parse_args(argv)
-    steps(3), plays(3), steps(1, "plakoto"), match_play(1)  # compile / load the kernels
-    print(f"Game.step, standard      {steps(args.games):10.0f} decisions/s")
-    print(f"Game.step, plakoto       {steps(args.games // 4, 'plakoto'):10.0f} decisions/s")
-    print(f"Game.play, whole plays   {plays(args.games):10.0f} plays/s")
+    self_play(3), self_play(3, whole_plays=True), self_play(1, "plakoto"), match_play(1)  # compile
+    print(f"Game.step, standard      {self_play(args.games):10.0f} decisions/s")
+    print(f"Game.step, plakoto       {self_play(args.games // 4, 'plakoto'):10.0f} decisions/s")
+    print(f"Game.play, whole plays   {self_play(args.games, whole_plays=True):10.0f} plays/s")
     print(f"env() 7-point matches    {match_play(args.matches):10.0f} decisions/s")
     return 0
 
