@@ -101,7 +101,7 @@ class StartAnywhere:
                       turn: int = 0, dice=None, played=(), cube_value: int = 1,
                       cube_owner: int = -1, cube_turned: bool | None = None,
                       double_offered: bool = False, bomb_owner: int = -1,
-                      turns: int = 0) -> "Game":
+                      turns: int = 0, ask_forced: bool = False) -> "Game":
         """A game started anywhere: ``position`` seen from ``turn`` (0 or 1), the side on
         turn, at the start of its turn (the cube question when doubling is allowed, else
         a roll from ``rng``), with ``dice`` already rolled, or with a double offered
@@ -110,7 +110,9 @@ class StartAnywhere:
 
         ``rng`` (a numpy ``Generator``) is needed only when the game must roll: no dice
         given and no cube question, or a roll that cannot be played. Forced moves after
-        ``played`` are played, as always in a Game.
+        ``played`` are played, as always in a Game; with ``ask_forced`` (see
+        :attr:`~bg_env.core.game.Game.ask_forced`) a play whose every move is forced is left
+        for :meth:`play` to end, this first one included.
 
         Raises:
             ValueError: a bad turn, dice, cube (see :func:`~bg_env.core.cube.check_cube`),
@@ -123,6 +125,7 @@ class StartAnywhere:
         position = checked_position(position, get_variant(rules.variant))
         check_cube(rules, cube_value, cube_owner)
         game = cls(rules, position, turn)
+        game.ask_forced = bool(ask_forced)
         game._set_cube(cube_value, cube_owner,
                       cube_value > 1 if cube_turned is None else bool(cube_turned),
                       bomb_owner=bomb_owner, turns=turns)

@@ -384,8 +384,7 @@ class BackgammonPlaysEnv(gym.Env):
         position = self.game.variant.position_from_id(position_id)
         dice = None if dice is None else check_dice(dice, "options['dice']")
         self.game = Game.from_position(position, self.np_random, self.rules, turn=self.side,
-                                       dice=dice)
-        self.game.ask_forced = not self.skip_forced
+                                       dice=dice, ask_forced=not self.skip_forced)
 
     # ------------------------------------------------------------------ play
     def _advance(self) -> float:

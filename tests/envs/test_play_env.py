@@ -250,6 +250,20 @@ def test_forced_turns_are_asked_only_without_skip_forced():
     assert counts[True] >= 2 and counts[False] == 1
 
 
+def test_a_forced_first_play_at_a_start_position_is_asked_without_skip_forced():
+    # the learner's last checker on its 2-point and 1-1: 2/1/off is the only play, and it
+    # wins a gammon (the opponent has borne off none)
+    last_checker = Position((14, 0, 1) + (0,) * 23, (0,) * 6 + (15,) + (0,) * 19).position_id()
+    options = {"position_id": last_checker, "dice": (1, 1)}
+    with pytest.raises(ValueError, match="ends before the learner has a choice"):
+        BackgammonPlaysEnv(opponent="random").reset(seed=0, options=options)
+    env = BackgammonPlaysEnv(opponent="random", skip_forced=False)
+    env.reset(seed=0, options=options)
+    assert len(env.candidates) == 1 and env.game.turn == env.side
+    _, reward, done, _, _ = env.step(0)
+    assert done and reward == 2.0
+
+
 # ------------------------------------------------------------------ seeding
 def test_same_seed_same_episode():
     def run(seed):
