@@ -114,8 +114,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
           ``("beaver", side)``, ``("bomb", side)``.
 
         ``copy.copy`` of a Game shares the list; ``copy.deepcopy`` copies it."""
-        self.last_play: list[Move] = []
-        """The moves of the last completed play (of either side)."""
+        self._last_codes: tuple[int, ...] = ()  # the row's codes of the last play's moves
         self._chosen = False  # a move of the current play was chosen (not forced)
         self.ask_forced = False
         """``True``: a play whose every move is forced is not ended by the game but left
@@ -177,7 +176,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
             return NotImplemented
         return (self.rules == other.rules and self.position == other.position
                 and np.array_equal(self.games.state, other.games.state)
-                and self.last_play == other.last_play)
+                and self._last_codes == other._last_codes)
 
     __hash__ = None
 
@@ -236,9 +235,9 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         rows = self.games.variant_rows
         if rows is not None:
             return rows.plays(0, self.position)
-        made = self.played
-        if not made:
+        if not self.games.state[0, b.N_PLAYED]:
             return legal_plays_fast(self.position, self.dice)
+        made = self.played
         if not self._chosen:  # only forced moves so far: every play of the roll starts so
             k, here = len(made), self.position
             plays = legal_plays_fast(self.turn_start, self.dice)
@@ -412,7 +411,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
                 break
 
     def _play_ended(self) -> None:
-        self.last_play = self.played
+        self._last_codes = tuple(self._played_codes())
         if self.events is not None:
             self.events.append(("play", self.turn, self.dice, tuple(self.last_play),
                                 self.turn_start, self.position))

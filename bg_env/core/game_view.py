@@ -128,6 +128,12 @@ class RowView:
         return [MOVE_CODES[c] for c in self._played_codes()]
 
     @property
+    def last_play(self) -> list[Move]:
+        """The moves of the last completed play (of either side); made from the codes the
+        game keeps when the play ends."""
+        return [MOVE_CODES[c] for c in self._last_codes]
+
+    @property
     def result(self) -> GameResult | None:
         """How the game ended (``None`` while it goes on)."""
         s = self.games.state[0]
