@@ -5,6 +5,7 @@ Examples::
     bg-env train                              # agents/configs/default.yaml (TD-Gammon, ~10 min)
     bg-env train ppo --set total_steps=200000 # a shipped config by name, from any folder
     bg-env train td --resume                  # continue an interrupted run
+    bg-env train td_distill --workers 2       # teach td's 0-ply net its own lookahead
     bg-env train my_run.yaml --set lr=0.0005 --set games=5000
     bg-env train ppo --workers 4 --set device=auto  # 4 processes play; GPU if any
     bg-env eval td pubeval --games 1000 --json results.json
@@ -84,8 +85,14 @@ def cmd_train(args) -> int:
         cfg = load_config(PPOConfig, path, overrides)
         with _logs_above_progress_bar(not args.quiet):
             final = train_ppo(cfg, resume=args.resume, progress=not args.quiet)
+    elif algo == "td_distill":
+        from .train_distill import DistillConfig, train_distill
+
+        cfg = load_config(DistillConfig, path, overrides)
+        with _logs_above_progress_bar(not args.quiet):
+            final = train_distill(cfg, resume=args.resume, progress=not args.quiet)
     else:
-        raise ValueError(f"{path}: algo={algo!r}: expected 'td' or 'ppo'")
+        raise ValueError(f"{path}: algo={algo!r}: expected 'td', 'ppo' or 'td_distill'")
     print(f"\nrun folder: {cfg.run_dir}  (report: {os.path.join(cfg.run_dir, 'report.md')})")
     for spec, s in final.items():
         if isinstance(s, dict):

@@ -43,7 +43,8 @@ from .td import (
     save_net, terminal_target,
 )
 
-__all__ = ["TDConfig", "train_td", "self_play_game", "game_stream", "worker_pool"]
+__all__ = ["TDConfig", "train_td", "self_play_game", "game_stream", "worker_pool", "worker_net",
+           "evaluate_net", "log_eval"]
 
 logger = logging.getLogger(__name__)
 
@@ -191,6 +192,11 @@ def _start_worker(hidden: int, layers: int) -> None:  # pragma: no cover (a chil
     _WORKER_NET = TDNet(hidden, layers)
 
 
+def worker_net() -> TDNet:  # pragma: no cover (a child process)
+    """The network of this worker process (made by :func:`worker_pool`'s initializer)."""
+    return _WORKER_NET
+
+
 def _play_games(weights: dict, game_nos: list[int], seed: int, epsilon: float,
                 lam: float) -> list[tuple[int, np.ndarray, np.ndarray]]:  # pragma: no cover
     """In a worker: games ``game_nos`` with ``weights``, each its own seeded dice."""
@@ -222,8 +228,9 @@ def _games_in_workers(net: TDNet, cfg: TDConfig, pool: ProcessPoolExecutor,
                 yield number, x, torch.from_numpy(targets)
 
 
-def worker_pool(cfg: TDConfig) -> ProcessPoolExecutor:
-    """``cfg.workers`` processes ready to play (started by the first games asked)."""
+def worker_pool(cfg) -> ProcessPoolExecutor:
+    """``cfg.workers`` processes ready to play (started by the first games asked), each
+    with a network of ``cfg.hidden`` units in ``cfg.layers`` layers (:func:`worker_net`)."""
     method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(cfg.workers, mp_context=mp.get_context(method),
                                initializer=_start_worker, initargs=(cfg.hidden, cfg.layers))
@@ -240,13 +247,15 @@ def game_stream(net: TDNet, cfg: TDConfig, rng: np.random.Generator, first: int,
     return _games_in_workers(net, cfg, pool, first)
 
 
-def _evaluate(net: TDNet, cfg: TDConfig, games: int, seed: int) -> dict:
+def evaluate_net(net: TDNet, opponents: list[str], games: int, seed: int) -> dict:
+    """``net`` at 0-ply against each agent spec of ``opponents``: ``{spec: summary}``;
+    ``net`` is left in training mode."""
     from . import load_agent
     from .evaluate import evaluate
 
     agent = TDAgent(net)
     out = {}
-    for spec in cfg.eval_opponents:
+    for spec in opponents:
         stats = evaluate(agent, load_agent(spec), games=games, seed=seed)
         out[spec] = stats.summary()
     net.train()
@@ -312,8 +321,9 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
                 bar.update(1)
             if cfg.eval_every and game_no % cfg.eval_every == 0 and game_no != cfg.games:
                 history.append({"games": game_no, "seconds": elapsed(),
-                                **_evaluate(player, cfg, cfg.eval_games, seed=10_000 + game_no)})
-                _log_eval(history[-1], writer)
+                                **evaluate_net(player, cfg.eval_opponents, cfg.eval_games,
+                                               seed=10_000 + game_no)})
+                log_eval(history[-1], writer)
                 write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
             if game_no % cfg.checkpoint_every == 0:
                 checkpoint(game_no)
@@ -323,9 +333,10 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     if bar:
         bar.close()
     final = {"games": cfg.games, "seconds": elapsed(),
-             **_evaluate(player, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
+             **evaluate_net(player, cfg.eval_opponents, cfg.final_eval_games or cfg.eval_games,
+                             seed=999)}
     history.append(final)
-    _log_eval(final, writer)
+    log_eval(final, writer)
     checkpoint(cfg.games)
     save_net(player, os.path.join(cfg.run_dir, "model.pt"))
     write_report(cfg.run_dir, "TD-Gammon", asdict(cfg), history)
@@ -383,7 +394,8 @@ def _update(net: TDNet, opt, batch_x: list, batch_t: list, device: str) -> float
     return loss.item()
 
 
-def _log_eval(entry: dict, writer) -> None:
+def log_eval(entry: dict, writer) -> None:
+    """Log an evaluation entry's results (and write them to TensorBoard's ``writer``)."""
     parts = []
     for spec, s in entry.items():
         if isinstance(s, dict):
