@@ -20,8 +20,9 @@ from numba import njit
 
 from .actions import DOUBLE
 from .batch import (
-    N_DICE, N_PLAYED, NEED_ROLL, P_CUBE, PHASE, ROLL0, ROLL1, apply_move_row, begin_turn_row, end_turn_row, open_from, open_row, rolled_row,
-    settle_row, start_play_row, step_row, write_mask,
+    N_DICE, N_PLAYED, NEED_ROLL, P_CUBE, PHASE, ROLL0, ROLL1, apply_move_row, begin_turn_row,
+    end_turn_row, open_from, open_row, rolled_row, settle_row, start_play_row, step_row,
+    write_mask,
 )
 
 __all__ = ["game_open", "game_act", "game_rolled", "game_end_play", "game_begin", "game_apply",
