@@ -248,9 +248,8 @@ def train_distill(cfg: DistillConfig, resume: bool = False, progress: bool = Tru
     try:
         for round_no in range(done + 1, cfg.rounds + 1):
             x, y = _labels(net, cfg, round_no, pool, bar)
-            learner = net if device == "cpu" else net.to(device)
-            loss = fit(learner, x, y, cfg, round_no, device)
-            net = learner.cpu()
+            loss = fit(net.to(device), x, y, cfg, round_no, device)  # (in place)
+            net.cpu()
             seconds = clock + time.time() - t0
             entry = {"games": round_no * cfg.games, "seconds": seconds, "round": round_no,
                      "labels": int(len(x)), "loss": loss,
