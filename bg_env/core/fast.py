@@ -45,13 +45,13 @@ from numba import njit, types
 from .actions import decode_move
 from .mask_kernels import N_MOVE_ACTIONS
 from .move_kernels import (
-    _dest,
-    _move,
-    _next_source,
-    _occupied,
-    _outside_after,
-    _prepare,
-    _top_bit,
+    landing_point,
+    shift_checker,
+    next_source,
+    occupied_mask,
+    outside_after,
+    prepare_move_masks,
+    top_bit,
 )
 from .moves import Move, Play, dice_to_play
 from .position import Position
@@ -134,7 +134,7 @@ def _undo(me, st, d):
     while d > 0:
         d -= 1
         s = st[_SRC, d]
-        me[_dest(s, st[_DIE, d])] -= 1
+        me[landing_point(s, st[_DIE, d])] -= 1
         me[s] += 1
 
 
@@ -206,7 +206,7 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table, st):
         lo0 |= me[p] << (4 * (p - 1))
     for p in range(16, 26):
         hi0 |= me[p] << (4 * (p - 16))
-    occ0 = _occupied(me)
+    occ0 = occupied_mask(me)
     commute = me[25] == 0 and outside >= 2
     for order in range(1 if double else 2):
         for i in range(nd):
@@ -227,13 +227,13 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table, st):
         while True:
             if d < nd:
                 die = st[_DIE, d]
-                s = _next_source(st[_OCC, d], st[_SRC, d], die, st[_OUT, d], open_mask)
-                if s != 0 and only_same and d == 1 and s != _dest(st[_SRC, 0], st[_DIE, 0]):
+                s = next_source(st[_OCC, d], st[_SRC, d], die, st[_OUT, d], open_mask)
+                if s != 0 and only_same and d == 1 and s != landing_point(st[_SRC, 0], st[_DIE, 0]):
                     s = 0
                 if s != 0:
                     st[_MOVED, d] = 1
                     st[_SRC, d] = s
-                    dest = _dest(s, die)
+                    dest = landing_point(s, die)
                     hm = st[_HM, d]
                     hit = 0
                     if dest >= 1 and (blot_mask >> dest) & 1 and not (hm >> dest) & 1:
@@ -248,8 +248,8 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table, st):
                             return -1, best
                         st[_SRC, d] = s - 1
                         continue
-                    st[_OCC, d + 1] = _move(me, st[_OCC, d], s, dest)
-                    st[_OUT, d + 1] = _outside_after(st[_OUT, d], s, dest)
+                    st[_OCC, d + 1] = shift_checker(me, st[_OCC, d], s, dest)
+                    st[_OUT, d + 1] = outside_after(st[_OUT, d], s, dest)
                     d += 1
                     st[_LO, d] = lo
                     st[_HI, d] = hi
@@ -272,7 +272,7 @@ def _dfs(me, open_mask, blot_mask, outside, d1, d2, store, table, st):
                 break
             d -= 1
             s = st[_SRC, d]
-            me[_dest(s, st[_DIE, d])] -= 1
+            me[landing_point(s, st[_DIE, d])] -= 1
             me[s] += 1
             st[_SRC, d] = s - 1
     return n, best
@@ -288,7 +288,7 @@ def _search(me_in, opp_in, d1, d2):
     hit) and its moves (columns 3-6: ``action + 150 * hit``, -1 padded); ``moves`` is how
     many dice each play uses. The buffers are one allocation (store, hash table, state).
     """
-    me, open_mask, blot_mask, outside = _prepare(me_in, opp_in)
+    me, open_mask, blot_mask, outside = prepare_move_masks(me_in, opp_in)
     cap = 64
     while True:
         rows = cap * _STORE_COLS
@@ -357,7 +357,7 @@ def _results_into(me_in, opp_in, store, n, out_me, out_opp, out_actions):
         for p in range(26):
             out_opp[r, p] = opp_in[p]
         while hm != 0:  # the blots hit, one bit each
-            p = _top_bit(hm)
+            p = top_bit(hm)
             hm ^= 1 << p
             out_opp[r, 25 - p] = 0
             out_opp[r, 25] += 1

@@ -27,12 +27,12 @@ import numpy as np
 from numba import njit, types
 
 from .move_kernels import (
-    _dest,
-    _move,
-    _next_source,
-    _occupied,
-    _outside_after,
-    _prepare,
+    landing_point,
+    shift_checker,
+    next_source,
+    occupied_mask,
+    outside_after,
+    prepare_move_masks,
     apply_move_kernel,
     use_die_kernel,
 )
@@ -76,12 +76,12 @@ def _max_in_order(me, occ, outside, open_mask, seq, n, same, target):
     while True:
         if d < n:
             die = seq[d]
-            s = _next_source(st[2, d], st[0, d], die, st[1, d], open_mask)
+            s = next_source(st[2, d], st[0, d], die, st[1, d], open_mask)
             if s != 0:
                 st[0, d] = s
-                dest = _dest(s, die)
-                st[2, d + 1] = _move(me, st[2, d], s, dest)
-                st[1, d + 1] = _outside_after(st[1, d], s, dest)
+                dest = landing_point(s, die)
+                st[2, d + 1] = shift_checker(me, st[2, d], s, dest)
+                st[1, d + 1] = outside_after(st[1, d], s, dest)
                 d += 1
                 if d > best:
                     best = d
@@ -89,7 +89,7 @@ def _max_in_order(me, occ, outside, open_mask, seq, n, same, target):
                         while d > 0:
                             d -= 1
                             s = st[0, d]
-                            me[_dest(s, seq[d])] -= 1
+                            me[landing_point(s, seq[d])] -= 1
                             me[s] += 1
                         return best
                 if d < n:
@@ -99,7 +99,7 @@ def _max_in_order(me, occ, outside, open_mask, seq, n, same, target):
             return best
         d -= 1
         s = st[0, d]
-        me[_dest(s, seq[d])] -= 1
+        me[landing_point(s, seq[d])] -= 1
         me[s] += 1
         st[0, d] = s - 1
 
@@ -142,8 +142,8 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
     last = -1
     if moves_left <= 0 or n == 0:
         return count, last
-    work, open_mask, _, outside = _prepare(me, opp)
-    occ = _occupied(work)
+    work, open_mask, _, outside = prepare_move_masks(me, opp)
+    occ = occupied_mask(work)
     rest = np.empty(4, np.int64)
     for i in range(n):
         die = np.int64(remaining[i])
@@ -158,13 +158,13 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
             if j != i:
                 rest[k] = remaining[j]
                 k += 1
-        s = _next_source(occ, 25, die, outside, open_mask)
+        s = next_source(occ, 25, die, outside, open_mask)
         while s != 0:
             legal = True
             if moves_left > 1:
-                dest = _dest(s, die)
-                occ2 = _move(work, occ, s, dest)
-                o = _outside_after(outside, s, dest)
+                dest = landing_point(s, die)
+                occ2 = shift_checker(work, occ, s, dest)
+                o = outside_after(outside, s, dest)
                 usable = _max_usable(work, occ2, o, open_mask, rest, k, moves_left - 1)
                 legal = usable >= moves_left - 1
                 work[dest] -= 1
@@ -174,7 +174,7 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
                 mask[a] = 1
                 count += 1
                 last = a
-            s = _next_source(occ, s - 1, die, outside, open_mask)
+            s = next_source(occ, s - 1, die, outside, open_mask)
     return count, last
 
 
@@ -209,8 +209,8 @@ def turn_plan(me, opp, d1, d2):
     them can be used and the larger is playable; else 0. Both go to
     :func:`next_move_mask` at the start of the turn.
     """
-    work, open_mask, _, outside = _prepare(me, opp)
-    occ = _occupied(work)
+    work, open_mask, _, outside = prepare_move_masks(me, opp)
+    occ = occupied_mask(work)
     dice = np.empty(4, np.int64)
     if d1 == d2:
         for i in range(4):
@@ -221,7 +221,7 @@ def turn_plan(me, opp, d1, d2):
     need = _max_usable(work, occ, outside, open_mask, dice, 2, 2)
     if need == 1:
         larger = max(d1, d2)
-        if _next_source(occ, 25, larger, outside, open_mask) != 0:
+        if next_source(occ, 25, larger, outside, open_mask) != 0:
             return 1, larger
     return need, 0
 

@@ -9,9 +9,10 @@ kernels' single copy of each rule; the batch kernels (:mod:`bg_env.core.batch`) 
 one-game kernels (:mod:`bg_env.core.mask_kernels`, :mod:`bg_env.core.fast`) both call them.
 
 The single-move rules of the move masks and the legal-play search (RULES §2-4) are here
-too, as internal helpers of those two modules: :func:`_prepare` (what the opponent's
-checkers allow), :func:`_next_source` (the next source a die can move from), and the
-bookkeeping of one move (:func:`_dest`, :func:`_move`, :func:`_outside_after`).
+too, public for those two modules: :func:`prepare_move_masks` (what the opponent's
+checkers allow), :func:`next_source` (the next source a die can move from), and the
+bookkeeping of one move (:func:`landing_point`, :func:`shift_checker`,
+:func:`outside_after`, :func:`occupied_mask`, :func:`top_bit`).
 """
 
 from __future__ import annotations
@@ -30,11 +31,25 @@ except ImportError:  # pragma: no cover - numba moved its intrinsic
             x >>= 1
             n -= 1
 
-# Argument types of the internal helpers. They are compiled for these types only (when
+# Argument types of the single-move helpers. They are compiled for these types only (when
 # the module is first imported, then loaded from numba's cache): numba would otherwise
 # compile a helper again for every constant it is called with.
 _I = types.int64
 _A = types.int64[::1]
+
+__all__ = [
+    "HIT",
+    "apply_move_kernel",
+    "use_die_kernel",
+    "loss_kind_kernel",
+    "prepare_move_masks",
+    "top_bit",
+    "occupied_mask",
+    "next_source",
+    "landing_point",
+    "outside_after",
+    "shift_checker",
+]
 
 HIT = 150
 """Added to a move action in a move log when the move hit a blot."""
@@ -85,7 +100,7 @@ def loss_kind_kernel(loser, backgammon_possible):
 
 # ----------------------------------------------------------------- single-move rules
 @njit(cache=True)
-def _prepare(me_in, opp_in):
+def prepare_move_masks(me_in, opp_in):
     """The mover's checkers as a work copy, and what the opponent's checkers allow.
 
     Returns ``(me, open_mask, blot_mask, outside)``: bit ``p`` of ``open_mask`` is set when
@@ -119,13 +134,13 @@ def _prepare(me_in, opp_in):
 
 
 @njit((_I,), cache=True)
-def _top_bit(x):
+def top_bit(x):
     """Index of the highest set bit of ``x > 0``."""
     return 63 - _leading_zeros(x)
 
 
 @njit((_A,), cache=True)
-def _occupied(me):
+def occupied_mask(me):
     """Bit mask of the points 1..25 holding checkers of the mover."""
     occ = 0
     for p in range(1, 26):
@@ -135,7 +150,7 @@ def _occupied(me):
 
 
 @njit((_I, _I, _I, _I, _I), cache=True)
-def _next_source(occ, top, die, outside, open_mask):
+def next_source(occ, top, die, outside, open_mask):
     """The highest source ``<= top`` from which one checker may move with ``die``, or 0.
 
     ``occ`` has bit ``p`` set for each point (25 = bar) holding a checker of the mover.
@@ -152,7 +167,7 @@ def _next_source(occ, top, die, outside, open_mask):
     # ordinary moves: sources die+1..top landing on an open point
     cand = occ & (open_mask << die) & ((2 << top) - 1) & ~((2 << die) - 1)
     if cand != 0:
-        return _top_bit(cand)
+        return top_bit(cand)
     if outside != 0:
         return 0
     if top >= die and (occ >> die) & 1:
@@ -161,27 +176,27 @@ def _next_source(occ, top, die, outside, open_mask):
     lower = occ & ((2 << low) - 1)
     if lower == 0:
         return 0
-    s = _top_bit(lower)
+    s = top_bit(lower)
     if (occ & ~((2 << s) - 1)) != 0:
         return 0  # a checker on a higher point: the larger die must move it
     return s
 
 
 @njit((_I, _I), cache=True)
-def _dest(source, die):
+def landing_point(source, die):
     """Where a checker moved from ``source`` by ``die`` lands (0 = borne off)."""
     d = source - die
     return d if d > 0 else 0
 
 
 @njit((_I, _I, _I), cache=True)
-def _outside_after(outside, source, dest):
+def outside_after(outside, source, dest):
     """``outside`` after a move: a checker from 7..25 into the home board comes in."""
     return outside - 1 if (source >= 7 and dest <= 6) else outside
 
 
 @njit((_A, _I, _I, _I), cache=True)
-def _move(me, occ, source, dest):
+def shift_checker(me, occ, source, dest):
     """Move one checker in ``me`` (unchecked); returns the new occupied-points mask."""
     me[source] -= 1
     if me[source] == 0:
