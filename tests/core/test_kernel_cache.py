@@ -1,0 +1,84 @@
+"""The package's numba cache is dropped when a kernel source changes (bg_env.core.kernel_cache)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bg_env
+from bg_env.core.kernel_cache import (
+    KERNEL_PACKAGES,
+    STAMP_NAME,
+    kernel_source_digest,
+    refresh_kernel_cache,
+)
+
+
+def fake_package(root: Path) -> dict[str, Path]:
+    """Two kernel packages with a source each and cached kernels beside them."""
+    files = {}
+    for package in KERNEL_PACKAGES:
+        (root / package / "__pycache__").mkdir(parents=True)
+        files[f"{package}.py"] = root / package / "kernels.py"
+        files[f"{package}.py"].write_text(f"# {package} kernels\n")
+        for suffix in ("nbi", "nbc"):
+            files[f"{package}.{suffix}"] = root / package / "__pycache__" / f"kernels.f-1.py311.{suffix}"
+            files[f"{package}.{suffix}"].write_bytes(b"compiled")
+    files["pyc"] = root / "core" / "__pycache__" / "kernels.cpython-311.pyc"
+    files["pyc"].write_bytes(b"bytecode")
+    return files
+
+
+def cached(files: dict[str, Path]) -> list[str]:
+    """The names of the numba cache files still on disk."""
+    return sorted(name for name, path in files.items()
+                  if name.endswith((".nbi", ".nbc")) and path.exists())
+
+
+def test_first_refresh_drops_unstamped_caches_and_stamps(tmp_path):
+    files = fake_package(tmp_path)
+    assert refresh_kernel_cache(tmp_path) is True
+    assert cached(files) == []
+    assert files["pyc"].exists()  # only numba's files go
+    stamp = tmp_path / "core" / "__pycache__" / STAMP_NAME
+    assert stamp.read_text() == kernel_source_digest(tmp_path)
+
+
+def test_unchanged_sources_keep_the_cache(tmp_path):
+    files = fake_package(tmp_path)
+    refresh_kernel_cache(tmp_path)
+    for name in ("core.nbi", "envs.nbc"):
+        files[name].write_bytes(b"compiled again")
+    assert refresh_kernel_cache(tmp_path) is False
+    assert cached(files) == ["core.nbi", "envs.nbc"]
+
+
+def test_a_changed_callee_drops_every_kernel_package_cache(tmp_path):
+    files = fake_package(tmp_path)
+    refresh_kernel_cache(tmp_path)
+    for name in ("core.nbi", "core.nbc", "envs.nbi", "envs.nbc"):
+        files[name].write_bytes(b"compiled again")
+    before = kernel_source_digest(tmp_path)
+    files["core.py"].write_text("# core kernels, one rule changed\n")
+    assert kernel_source_digest(tmp_path) != before
+    assert refresh_kernel_cache(tmp_path) is True
+    assert cached(files) == []  # envs' kernels call core's: dropped too
+
+
+def test_a_new_source_file_counts_as_a_change(tmp_path):
+    fake_package(tmp_path)
+    before = kernel_source_digest(tmp_path)
+    (tmp_path / "envs" / "more.py").write_text("")
+    assert kernel_source_digest(tmp_path) != before
+
+
+def test_unwritable_cache_is_left_to_numba(tmp_path):
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "__pycache__").write_text("a file where the folder would be")
+    assert refresh_kernel_cache(tmp_path) is False
+
+
+def test_importing_bg_env_stamped_its_own_sources():
+    root = Path(bg_env.__file__).resolve().parent
+    stamp = root / "core" / "__pycache__" / STAMP_NAME
+    assert stamp.read_text() == kernel_source_digest(root)
+    assert refresh_kernel_cache(root) is False
