@@ -30,7 +30,7 @@ from .context import MATCH_SLOTS, VARIANT_ORDER, encode_context
 from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 
 __all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
-           "engine_obs_kernels", "encode_engine_games", "games_bombs", "match_block",
+           "engine_obs_kernels", "encode_engine_games", "encode_engine_rows", "games_bombs", "match_block",
            "write_match_block"]
 
 C_ON, C_VARIANT, C_VIEW, C_OFFSET, C_MATCH = range(5)
@@ -185,6 +185,14 @@ if not PURE_PYTHON:
         """Every row's observation from ``sides[i]`` into ``out[i]`` (the arguments after
         ``out``: :func:`encoder_extra`)."""
         for i in range(state.shape[0]):
+            _encode(state[i], me[i], opp[i], rules, sides[i], out[i:i + 1], vt, i, params,
+                    compact, mblock)
+
+    @njit(cache=True)
+    def encode_engine_rows(state, me, opp, sides, out, rows, rules, vt, params, compact,
+                           mblock):
+        """:func:`encode_engine_games` for the rows ``rows`` only (the others untouched)."""
+        for i in rows:
             _encode(state[i], me[i], opp[i], rules, sides[i], out[i:i + 1], vt, i, params,
                     compact, mblock)
 

@@ -263,13 +263,11 @@ class KernelBatch:
         """The learners' observations of the games ``rows`` (all when ``None``) into
         ``self._obs``: the board and the context block's variant, bomb and pins parts (in
         a variant whose moves are not standard the variants' kernel,
-        :class:`~bg_env.envs.vector_obs.VariantObserver`, which encodes every row;
-        otherwise the encoder's kernel and the money game's block), then in match play the
-        match slots (:func:`~bg_env.envs.vector_obs.match_slots`)."""
+        :class:`~bg_env.envs.vector_obs.VariantObserver`; otherwise the encoder's kernel
+        and the money game's block), then in match play the match slots (:func:`~bg_env.envs.vector_obs.match_slots`)."""
         g, board, encoder = self.games, self._board_size, self.config.observation
         if self._variant_obs is not None:
-            self._variant_obs.encode(self.sides, self._obs)
-            rows = None
+            self._variant_obs.encode(self.sides, self._obs, rows)
         elif rows is None:
             games_kernel(encoder)(g.state, g.me, g.opp, self.sides, self._obs[:, :board])
         else:

@@ -105,8 +105,13 @@ class VariantObserver:
         """The kernel's arguments after ``out`` (views of ``games``' arrays: a copy or a
         pickle of the batch keeps them shared with its own ``games``)."""
 
-    def encode(self, sides: np.ndarray, out: np.ndarray) -> None:
+    def encode(self, sides: np.ndarray, out: np.ndarray, rows: np.ndarray | None = None) -> None:
         """Row ``i``'s observation from side ``sides[i]`` into ``out[i]`` (board and, when
-        the config has it, the money game's context block)."""
+        the config has it, the money game's context block), for the rows ``rows`` (all
+        when ``None``)."""
         g = self.games
-        engine_obs.encode_engine_games(g.state, g.me, g.opp, sides, out, *self.extra)
+        if rows is None:
+            engine_obs.encode_engine_games(g.state, g.me, g.opp, sides, out, *self.extra)
+        else:
+            engine_obs.encode_engine_rows(g.state, g.me, g.opp, sides, out,
+                                          np.asarray(rows, np.int64), *self.extra)
