@@ -20,8 +20,8 @@ NAMES = ["rules", "kernels", "game", "envs"]
 CORE = {
     RULES: ["actions", "board", "moves", "magriel", "outcome", "position", "svg", "notation",
             "match_id", "cube", "variants"],
-    KERNELS: ["move_kernels", "kernel_io", "kernel_cache", "dice_kernels", "mask_kernels", "fast",
-              "pubeval_kernels", "batch",
+    KERNELS: ["move_kernels", "kernel_io", "kernel_cache", "dice_kernels", "mask_kernels",
+              "fast", "pubeval_kernels", "batch",
               "batch_opponents", "batch_match", "game_row", "engine",
               "variant_kernels", "variant_search", "variant_turn", "batch_variants", "batch_rules"],
     GAME: ["start", "game", "game_view", "game_cube", "match", "__init__"],

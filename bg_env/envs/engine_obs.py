@@ -30,8 +30,8 @@ from .context import MATCH_SLOTS, VARIANT_ORDER, encode_context
 from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 
 __all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
-           "engine_obs_kernels", "encode_engine_games", "encode_engine_rows", "games_bombs", "match_block",
-           "write_match_block"]
+           "engine_obs_kernels", "encode_engine_games", "encode_engine_rows", "games_bombs",
+           "match_block", "write_match_block"]
 
 C_ON, C_VARIANT, C_VIEW, C_OFFSET, C_MATCH = range(5)
 

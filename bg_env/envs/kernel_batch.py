@@ -264,7 +264,8 @@ class KernelBatch:
         ``self._obs``: the board and the context block's variant, bomb and pins parts (in
         a variant whose moves are not standard the variants' kernel,
         :class:`~bg_env.envs.vector_obs.VariantObserver`; otherwise the encoder's kernel
-        and the money game's block), then in match play the match slots (:func:`~bg_env.envs.vector_obs.match_slots`)."""
+        and the money game's block), then in match play the match slots
+        (:func:`~bg_env.envs.vector_obs.match_slots`)."""
         g, board, encoder = self.games, self._board_size, self.config.observation
         if self._variant_obs is not None:
             self._variant_obs.encode(self.sides, self._obs, rows)

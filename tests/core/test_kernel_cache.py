@@ -21,8 +21,9 @@ def fake_package(root: Path) -> dict[str, Path]:
         files[f"{package}.py"] = root / package / "kernels.py"
         files[f"{package}.py"].write_text(f"# {package} kernels\n")
         for suffix in ("nbi", "nbc"):
-            files[f"{package}.{suffix}"] = root / package / "__pycache__" / f"kernels.f-1.py311.{suffix}"
-            files[f"{package}.{suffix}"].write_bytes(b"compiled")
+            path = root / package / "__pycache__" / f"kernels.f-1.py311.{suffix}"
+            path.write_bytes(b"compiled")
+            files[f"{package}.{suffix}"] = path
     files["pyc"] = root / "core" / "__pycache__" / "kernels.cpython-311.pyc"
     files["pyc"].write_bytes(b"bytecode")
     return files
