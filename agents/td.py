@@ -42,24 +42,36 @@ from .td_features import (  # noqa: F401 (re-exported: agents.td.features etc.)
     position_features,
     terminal_target,
 )
+from .td_inputs import N_EXTRA, extra_inputs
 from .td_search import check_prune, search_choice
 
-__all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES"]
+__all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES",
+           "save_net", "load_net", "net_header", "net_from_header"]
 
 class TDNet(nn.Module):
-    """Afterstate evaluator: ``features -> 5 probabilities``."""
+    """Afterstate evaluator: ``features -> 5 probabilities``.
 
-    def __init__(self, hidden: int = 80, layers: int = 1) -> None:
+    With ``extras`` the network also reads the 8 hand-made inputs of
+    :mod:`agents.td_inputs` (shots, pips lost to a hit, primes, entering), which it
+    computes itself from the 200 features it is given: every caller feeds it the same
+    rows either way.
+    """
+
+    def __init__(self, hidden: int = 80, layers: int = 1, extras: bool = False) -> None:
         super().__init__()
-        dims = [N_FEATURES] + [hidden] * layers
+        dims = [N_FEATURES + (N_EXTRA if extras else 0)] + [hidden] * layers
         mods: list[nn.Module] = []
         for a, b in zip(dims, dims[1:]):
             mods += [nn.Linear(a, b), nn.Sigmoid()]
         mods += [nn.Linear(dims[-1], 5), nn.Sigmoid()]
         self.body = nn.Sequential(*mods)
-        self.hidden, self.layers = hidden, layers
+        self.hidden, self.layers, self.extras = hidden, layers, bool(extras)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.extras:
+            more = extra_inputs(x.detach().cpu().numpy().reshape(-1, N_FEATURES))
+            x = torch.cat([x, torch.from_numpy(more).to(x.device).reshape(*x.shape[:-1], -1)],
+                          dim=-1)
         return self.body(x)
 
     def evaluate(self, positions: list[Position]) -> np.ndarray:
@@ -136,13 +148,23 @@ class TDAgent(PlayAgent):
         return cls(load_net(path), plies=plies, prune=prune)
 
 
+def net_header(net: TDNet) -> dict:
+    """The shape of ``net`` as a model file records it (``extras`` only when set, so
+    files of plain networks stay as before)."""
+    return {"hidden": net.hidden, "layers": net.layers, **({"extras": True} if net.extras else {})}
+
+
+def net_from_header(blob: dict) -> TDNet:
+    """An untrained network of the shape a model file or checkpoint records."""
+    return TDNet(blob["hidden"], blob["layers"], bool(blob.get("extras", False)))
+
+
 def save_net(net: TDNet, path: str, extra: dict | None = None) -> None:
     """Write the network atomically (temporary file, then rename)."""
     import os
 
     tmp = f"{path}.tmp"
-    torch.save({"hidden": net.hidden, "layers": net.layers, "state_dict": net.state_dict(),
-                **(extra or {})}, tmp)
+    torch.save({**net_header(net), "state_dict": net.state_dict(), **(extra or {})}, tmp)
     os.replace(tmp, path)
 
 
@@ -160,7 +182,7 @@ def load_net(path: str) -> TDNet:
         raise ModelFileError(f"TD model file {path!r} is not a TD network (expected a dict "
                              f"with 'hidden', 'layers' and 'state_dict')")
     try:
-        net = TDNet(blob["hidden"], blob["layers"])
+        net = net_from_header(blob)
         net.load_state_dict(blob["state_dict"])
     except (TypeError, RuntimeError) as exc:
         raise ModelFileError(f"TD model file {path!r} does not fit a TD network: "

@@ -34,7 +34,7 @@ import json
 import logging
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Iterator
 
 import numpy as np
@@ -46,11 +46,13 @@ from .config import ConfigError, refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
-from .td import TDNet, load_net, numpy_equity, plays_features, save_net
+from .td import (TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features,
+                 save_net)
+from .td_inputs import N_EXTRA
 from .td_search import search_values
 from .train_td import evaluate_net, log_eval, worker_net, worker_pool
 
-__all__ = ["DistillConfig", "train_distill", "label_game", "widen"]
+__all__ = ["DistillConfig", "train_distill", "label_game", "widen", "add_extras"]
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +70,10 @@ class DistillConfig:
     ``agents/models/td.pt``."""
     hidden: int = 160
     """Hidden units of the trained network: the ``init`` network's or more (net2net)."""
+    extras: bool = False
+    """Give the network the hand-made inputs of :mod:`agents.td_inputs` (shots, pips lost
+    to a hit, primes, entering) before the first round, their weights at zero (the same
+    function at the start); an ``init`` network that reads them keeps them either way."""
     rounds: int = 3
     """Rounds of label-then-fit."""
     games: int = 8000
@@ -127,13 +133,31 @@ def widen(net: TDNet, hidden: int, generator: torch.Generator) -> TDNet:
                         torch.randint(net.hidden, (hidden - net.hidden,), generator=generator)])
     share = torch.bincount(source, minlength=net.hidden).to(torch.float32)[source]
     first, last = net.body[0], net.body[2]
-    wide = TDNet(hidden, 1)
+    wide = TDNet(hidden, 1, net.extras)
     with torch.no_grad():
         wide.body[0].weight.copy_(first.weight[source])
         wide.body[0].bias.copy_(first.bias[source])
         wide.body[2].weight.copy_(last.weight[:, source] / share)
         wide.body[2].bias.copy_(last.bias)
     return wide
+
+
+def add_extras(net: TDNet) -> TDNet:
+    """``net`` reading the hand-made inputs of :mod:`agents.td_inputs` too, computing the
+    same function: their first-layer weights start at zero.
+
+    Raises:
+        ValueError: ``net`` already reads them.
+    """
+    if net.extras:
+        raise ValueError("add_extras: the network already reads the hand-made inputs")
+    more = TDNet(net.hidden, net.layers, extras=True)
+    weights = net.state_dict()
+    first = weights["body.0.weight"]
+    weights["body.0.weight"] = torch.cat(
+        [first, torch.zeros(first.shape[0], N_EXTRA, dtype=first.dtype)], dim=1)
+    more.load_state_dict(weights)
+    return more
 
 
 # ------------------------------------------------------------------ labels
@@ -244,7 +268,7 @@ def train_distill(cfg: DistillConfig, resume: bool = False, progress: bool = Tru
 
         bar = tqdm(total=cfg.rounds * cfg.games, initial=done * cfg.games,
                    desc="td_distill labelled", unit="game")
-    pool = worker_pool(cfg) if cfg.workers > 1 else None
+    pool = worker_pool(replace(cfg, extras=net.extras)) if cfg.workers > 1 else None
     try:
         for round_no in range(done + 1, cfg.rounds + 1):
             x, y = _labels(net, cfg, round_no, pool, bar)
@@ -277,13 +301,14 @@ def _start(cfg: DistillConfig) -> TDNet:
         raise ConfigError(f"init={path!r} has hidden={net.hidden}, layers={net.layers}; "
                           f"hidden={cfg.hidden} must be {net.hidden} or more and the network "
                           f"one-layer")
-    return widen(net, cfg.hidden, torch.Generator().manual_seed(cfg.seed)).eval()
+    net = widen(net, cfg.hidden, torch.Generator().manual_seed(cfg.seed))
+    return (add_extras(net) if cfg.extras and not net.extras else net).eval()
 
 
 def _checkpoint(path: str, net: TDNet, round_no: int, history: list, seconds: float) -> None:
     tmp = path + ".tmp"
-    torch.save({"hidden": net.hidden, "layers": net.layers, "state_dict": net.state_dict(),
-                "rounds": round_no, "seconds": seconds,
+    torch.save({**net_header(net), "state_dict": net.state_dict(), "rounds": round_no,
+                "seconds": seconds,
                 "history": json.loads(json.dumps(history))}, tmp)  # plain types: weights-only
     os.replace(tmp, path)
 
@@ -303,6 +328,6 @@ def _resume(path: str, cfg: DistillConfig) -> tuple[TDNet, int, list, float]:
     if blob["hidden"] != cfg.hidden:
         raise ConfigError(f"--resume: {path!r} holds a network of hidden={blob['hidden']}, "
                           f"the config hidden={cfg.hidden}")
-    net = TDNet(blob["hidden"], blob["layers"])
+    net = net_from_header(blob)
     net.load_state_dict(blob["state_dict"])
     return net.eval(), done, list(blob["history"]), float(blob["seconds"])

@@ -39,8 +39,8 @@ from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
 from .td import (
-    TDAgent, TDNet, flip_outputs, load_net, plays_features, numpy_equity, position_features,
-    save_net, terminal_target,
+    TDAgent, TDNet, flip_outputs, load_net, net_header, plays_features, numpy_equity,
+    position_features, save_net, terminal_target,
 )
 
 __all__ = ["TDConfig", "train_td", "self_play_game", "game_stream", "worker_pool", "worker_net",
@@ -63,6 +63,9 @@ class TDConfig:
     """Hidden units per layer."""
     layers: int = 1
     """Hidden layers."""
+    extras: bool = False
+    """The network also reads the hand-made inputs of :mod:`agents.td_inputs` (shots,
+    pips lost to a hit, primes, entering); an ``init`` network must match."""
     lam: float = 0.7
     """TD(lambda)'s lambda."""
     lr: float = 0.001
@@ -186,10 +189,11 @@ def _games_here(net: TDNet, cfg: TDConfig, rng: np.random.Generator,
 _WORKER_NET: TDNet | None = None
 
 
-def _start_worker(hidden: int, layers: int) -> None:  # pragma: no cover (a child process)
+def _start_worker(hidden: int, layers: int,
+                  extras: bool = False) -> None:  # pragma: no cover (a child process)
     global _WORKER_NET
     torch.set_num_threads(1)
-    _WORKER_NET = TDNet(hidden, layers)
+    _WORKER_NET = TDNet(hidden, layers, extras)
 
 
 def worker_net() -> TDNet:  # pragma: no cover (a child process)
@@ -230,10 +234,12 @@ def _games_in_workers(net: TDNet, cfg: TDConfig, pool: ProcessPoolExecutor,
 
 def worker_pool(cfg) -> ProcessPoolExecutor:
     """``cfg.workers`` processes ready to play (started by the first games asked), each
-    with a network of ``cfg.hidden`` units in ``cfg.layers`` layers (:func:`worker_net`)."""
+    with a network of ``cfg.hidden`` units in ``cfg.layers`` layers, reading the hand-made
+    inputs when ``cfg.extras`` (:func:`worker_net`)."""
     method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(cfg.workers, mp_context=mp.get_context(method),
-                               initializer=_start_worker, initargs=(cfg.hidden, cfg.layers))
+                               initializer=_start_worker,
+                               initargs=(cfg.hidden, cfg.layers, bool(cfg.extras)))
 
 
 def game_stream(net: TDNet, cfg: TDConfig, rng: np.random.Generator, first: int,
@@ -269,10 +275,10 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     os.makedirs(cfg.run_dir, exist_ok=True)
     ckpt_path = os.path.join(cfg.run_dir, "checkpoint.pt")
     torch.manual_seed(cfg.seed)
-    player = TDNet(cfg.hidden, cfg.layers)  # plays and evaluates, on the CPU
+    player = TDNet(cfg.hidden, cfg.layers, cfg.extras)  # plays and evaluates, on the CPU
     if cfg.init and not resume:
         player.load_state_dict(_initial_weights(cfg))
-    net = player if device == "cpu" else TDNet(cfg.hidden, cfg.layers).to(device)
+    net = player if device == "cpu" else TDNet(cfg.hidden, cfg.layers, cfg.extras).to(device)
     net.load_state_dict(player.state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     rng = np.random.default_rng(cfg.seed)
@@ -286,7 +292,7 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
 
     def checkpoint(games_done: int) -> None:
         tmp = ckpt_path + ".tmp"
-        torch.save({"hidden": net.hidden, "layers": net.layers, "state_dict": net.state_dict(),
+        torch.save({**net_header(net), "state_dict": net.state_dict(),
                     "optimizer": opt.state_dict(), "rng": rng.bit_generator.state,
                     "games": games_done, "seconds": elapsed(),
                     # plain JSON types: the checkpoint loads with weights_only=True
@@ -353,9 +359,10 @@ def _initial_weights(cfg: TDConfig) -> dict:
         ValueError: its shape is not the config's ``hidden`` / ``layers``.
     """
     start = load_net(cfg.init)
-    if (start.hidden, start.layers) != (cfg.hidden, cfg.layers):
-        raise ValueError(f"init={cfg.init!r} has hidden={start.hidden}, layers={start.layers}; "
-                         f"the config has hidden={cfg.hidden}, layers={cfg.layers}")
+    if (start.hidden, start.layers, start.extras) != (cfg.hidden, cfg.layers, cfg.extras):
+        raise ValueError(f"init={cfg.init!r} has hidden={start.hidden}, layers={start.layers}, "
+                         f"extras={start.extras}; the config has hidden={cfg.hidden}, "
+                         f"layers={cfg.layers}, extras={cfg.extras}")
     return start.state_dict()
 
 

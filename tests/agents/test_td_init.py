@@ -41,3 +41,19 @@ def test_init_of_another_shape_or_missing_file_is_named(tmp_path, capsys):
                  f"init={tmp_path / 'nothere.pt'}"]) == 2
     assert "nothere.pt" in capsys.readouterr().err
     assert not os.path.exists(tmp_path / "a" / "checkpoint.pt")
+
+
+def test_td_training_with_the_hand_made_inputs_fine_tunes_a_network_that_reads_them(tmp_path,
+                                                                                    capsys):
+    torch.manual_seed(7)
+    start = TDNet(8, extras=True)
+    save_net(start, str(tmp_path / "more.pt"))
+    assert main(["train", CONFIG, "--quiet", "--set", f"run_dir={tmp_path / 'a'}", *SETS,
+                 "extras=true", "workers=2", f"init={tmp_path / 'more.pt'}"]) == 0
+    tuned = load_net(str(tmp_path / "a" / "model.pt"))
+    assert tuned.extras
+    assert not torch.equal(tuned.body[0].weight, start.body[0].weight)
+    # the config must say so: a plain config refuses the file, naming the difference
+    assert main(["train", CONFIG, "--quiet", "--set", f"run_dir={tmp_path / 'b'}", *SETS,
+                 f"init={tmp_path / 'more.pt'}"]) == 2
+    assert "extras=True" in capsys.readouterr().err

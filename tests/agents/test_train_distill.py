@@ -92,6 +92,24 @@ def test_a_tiny_run_trains_resumes_and_is_the_same_with_two_workers(tmp_path):
         assert torch.equal(a, b)
 
 
+def test_a_tiny_run_with_the_hand_made_inputs_learns_them_and_resumes(tmp_path):
+    init = str(tmp_path / "init.pt")
+    save_net(small_net(8), init)
+    cfg = tiny(tmp_path, "extras", init, extras=True, workers=2)
+    train_distill(cfg, progress=False)
+    model = load_net(os.path.join(cfg.run_dir, "model.pt"))
+    assert model.extras and model.hidden == 10
+    assert model.body[0].weight[:, N_FEATURES:].abs().sum() > 0  # they started at zero
+    # the checkpoint keeps them: --resume goes on with the same kind of network
+    again = train_distill(tiny(tmp_path, "extras", init, extras=True, rounds=2), resume=True,
+                          progress=False)
+    assert again["round"] == 2 and load_net(os.path.join(cfg.run_dir, "model.pt")).extras
+    # a network that reads them keeps them when extras is off
+    kept = tiny(tmp_path, "kept", os.path.join(cfg.run_dir, "model.pt"), extras=False)
+    train_distill(kept, progress=False)
+    assert load_net(os.path.join(kept.run_dir, "model.pt")).extras
+
+
 def test_bad_settings_are_named(tmp_path):
     init = str(tmp_path / "init.pt")
     save_net(small_net(8), init)

@@ -1,0 +1,237 @@
+"""Hand-made inputs for the TD network: what the 200 board units show only through many
+hidden units (Tesauro's later TD-Gammon and GNU Backgammon's nets add such features).
+
+For an afterstate seen from the player who just moved (``me``; the opponent rolls next):
+
+====  ===========================================================================
+ 0    the opponent's shots: the share of his 36 rolls that can hit a blot of mine
+ 1    the pips I would lose to his hit: over his 36 rolls, the farthest-advanced
+      blot of mine that the roll can hit (its distance from my bar), / 36 / 24
+ 2    my shots at his blots, the same count with the sides swapped (as if I rolled)
+ 3    the pips he would lose to my hit, the same with the sides swapped
+ 4    my longest prime: consecutive points I hold (2+ checkers), / 6, at most 1
+ 5    his longest prime, the same
+ 6    if he has checkers on the bar: the share of rolls on which he cannot enter
+      (both dice land on points I hold), else 0
+ 7    the same for me, against his home board
+====  ===========================================================================
+
+The hit rule (:func:`roll_hits`) is an approximation of a legal play, stated in full
+there: it finds every blot that some sequence of the roll's dice can reach along open
+points, with checkers on the bar entered first, but does not apply the rule that a play
+must use as many dice as it can. ``tests/agents/test_td_inputs.py`` compares it with the
+legal plays of :func:`bg_env.core.moves.legal_plays` on random positions (it is never
+below them, and equal on almost every roll).
+
+One copy of each rule: the functions are plain Python over numpy arrays, and
+:func:`extra_inputs` runs them compiled by numba (``njit`` of the same functions).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["N_EXTRA", "EXTRA_NAMES", "extra_inputs", "extra_inputs_python", "counts_of",
+           "roll_hits", "hit_stats", "longest_prime", "dance_share"]
+
+N_EXTRA = 8
+EXTRA_NAMES = ("opp_shots", "opp_pip_gain", "my_shots", "my_pip_gain",
+               "my_prime", "opp_prime", "opp_dance", "my_dance")
+
+
+# ------------------------------------------------------------------ the rules (plain Python)
+def counts_of(row, me, opp):
+    """Decode one row of the 200 network features into the two sides' 26 counts (own
+    numbering: 0 off, 1..24 points, 25 bar); the units are ``[n>=1, n>=2, n>=3, (n-3)/2]``."""
+    for p in range(1, 25):
+        k = 4 * (p - 1)
+        me[p] = int(round(row[k] + row[k + 1] + row[k + 2] + 2.0 * row[k + 3]))
+        j = 96 + 4 * (24 - p)  # his point p stands at our point 25 - p
+        opp[p] = int(round(row[j] + row[j + 1] + row[j + 2] + 2.0 * row[j + 3]))
+    me[25] = int(round(row[192] * 2.0))
+    opp[25] = int(round(row[193] * 2.0))
+    me[0] = int(round(row[194] * 15.0))
+    opp[0] = int(round(row[195] * 15.0))
+
+
+def _blocked(target, s):
+    """The hitter's point ``s`` (his numbering) is held by the target side (2+ checkers)."""
+    return target[25 - s] >= 2
+
+
+def _blot(target, s):
+    return 1 <= s <= 24 and target[25 - s] == 1
+
+
+def _walk(hitter, target, start, die, steps, gain):
+    """From the hitter's point ``start``, up to ``steps`` moves of ``die`` along open
+    points; returns the largest pip gain so far, raised by every blot landed on."""
+    s = start
+    for _ in range(steps):
+        s -= die
+        if s < 1 or _blocked(target, s):
+            break
+        if _blot(target, s) and s > gain:
+            gain = s
+    return gain
+
+
+def roll_hits(hitter, target, d1, d2):
+    """The pips the target loses to the hitter's roll ``(d1, d2)``: the largest hitter
+    point number (= the hit checker's distance from its bar) among the target's blots the
+    roll can hit, 0 when it hits none. Counts are each side's own numbering; the target's
+    point ``q`` is the hitter's ``25 - q``; a point with 2+ target checkers blocks.
+
+    The rule: with checkers on the bar the hitter enters first (a die ``d`` lands on his
+    point ``25 - d``); two or more on the bar and a non-double: only the entering
+    checkers hit; one on the bar: the entering checker may hit, then the other die moves
+    any checker (the entered one too); a double moves up to four times ``d``, the entries
+    first, each checker along open points; no checker on the bar: either die from any
+    checker, or both dice from one checker through an open point."""
+    bar = hitter[25]
+    gain = 0
+    if d1 == d2:
+        left = 4
+        if bar > 0:
+            entry = 25 - d1
+            if _blocked(target, entry):
+                return 0
+            if _blot(target, entry):
+                gain = entry
+            left = 4 - min(bar, 4)
+            if left > 0:
+                gain = _walk(hitter, target, entry, d1, left, gain)
+        if left > 0:
+            for p in range(1, 25):
+                if hitter[p] > 0:
+                    gain = _walk(hitter, target, p, d1, left, gain)
+        return gain
+    if bar >= 2:
+        for d in (d1, d2):
+            if not _blocked(target, 25 - d) and _blot(target, 25 - d) and 25 - d > gain:
+                gain = 25 - d
+        return gain
+    if bar == 1:
+        for d, other in ((d1, d2), (d2, d1)):
+            entry = 25 - d
+            if _blocked(target, entry):
+                continue
+            if _blot(target, entry) and entry > gain:
+                gain = entry
+            gain = _walk(hitter, target, entry, other, 1, gain)
+            for p in range(1, 25):
+                if hitter[p] > 0:
+                    gain = _walk(hitter, target, p, other, 1, gain)
+        return gain
+    for p in range(1, 25):
+        if hitter[p] > 0:
+            gain = _walk(hitter, target, p, d1, 1, gain)
+            gain = _walk(hitter, target, p, d2, 1, gain)
+            if p - d1 - d2 >= 1 and _blot(target, p - d1 - d2) and p - d1 - d2 > gain:
+                if not _blocked(target, p - d1) or not _blocked(target, p - d2):
+                    gain = p - d1 - d2
+    return gain
+
+
+def hit_stats(hitter, target):
+    """``(shots, pips)``: the hitter's rolls out of 36 that hit a blot of the target's,
+    and the sum over the 36 rolls of :func:`roll_hits`."""
+    shots = 0
+    pips = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            weight = 1 if d1 == d2 else 2
+            gain = roll_hits(hitter, target, d1, d2)
+            if gain > 0:
+                shots += weight
+                pips += weight * gain
+    return shots, pips
+
+
+def longest_prime(side):
+    """The longest run of consecutive points 1..24 holding 2+ of ``side``'s checkers."""
+    best = 0
+    run = 0
+    for p in range(1, 25):
+        if side[p] >= 2:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+def dance_share(on_bar, home):
+    """The share of rolls on which ``on_bar``'s checkers cannot enter against ``home``
+    (both dice on points of its home board held by 2+), 0 with none on the bar."""
+    if on_bar[25] == 0:
+        return 0.0
+    closed = 0
+    for p in range(1, 7):
+        if home[p] >= 2:
+            closed += 1
+    return (closed / 6.0) ** 2
+
+
+def extras_rows(x, out):
+    """:data:`N_EXTRA` inputs of each row of the 200 network features ``x`` into ``out``."""
+    me = np.zeros(26, dtype=np.int64)
+    opp = np.zeros(26, dtype=np.int64)
+    for r in range(x.shape[0]):
+        counts_of(x[r], me, opp)
+        shots, pips = hit_stats(opp, me)
+        out[r, 0] = shots / 36.0
+        out[r, 1] = pips / (36.0 * 24.0)
+        shots, pips = hit_stats(me, opp)
+        out[r, 2] = shots / 36.0
+        out[r, 3] = pips / (36.0 * 24.0)
+        out[r, 4] = min(longest_prime(me), 6) / 6.0
+        out[r, 5] = min(longest_prime(opp), 6) / 6.0
+        out[r, 6] = dance_share(opp, me)
+        out[r, 7] = dance_share(me, opp)
+
+
+# ------------------------------------------------------------------ compiled, the same rules
+def _compile():
+    """``extras_rows`` with every rule it calls compiled by numba, or ``None``."""
+    try:
+        from numba import njit
+    except ImportError:  # pragma: no cover - numba is a dependency, kept optional here
+        return None
+    g = globals()
+    names = ("counts_of", "_blocked", "_blot", "_walk", "roll_hits", "hit_stats",
+             "longest_prime", "dance_share", "extras_rows")
+    space = dict(g)
+    for name in names:  # each rule is compiled against the compiled rules it calls
+        space[name] = njit(cache=False)(_rebind(g[name], space))
+    return space["extras_rows"]
+
+
+def _rebind(func, space):
+    import types
+
+    return types.FunctionType(func.__code__, space, func.__name__, func.__defaults__,
+                              func.__closure__)
+
+
+_COMPILED: list = []
+
+
+def extra_inputs(x: np.ndarray) -> np.ndarray:
+    """The ``(N, 8)`` hand-made inputs of ``(N, 200)`` network feature rows (the rules
+    compiled on the first call, a few seconds)."""
+    if not _COMPILED:
+        _COMPILED.append(_compile() or extras_rows)
+    x = np.ascontiguousarray(x, dtype=np.float32).reshape(-1, x.shape[-1])
+    out = np.empty((x.shape[0], N_EXTRA), dtype=np.float32)
+    _COMPILED[0](x, out)
+    return out
+
+
+def extra_inputs_python(x: np.ndarray) -> np.ndarray:
+    """:func:`extra_inputs` by the plain-Python rules (the reference the tests compare)."""
+    x = np.asarray(x, dtype=np.float32).reshape(-1, x.shape[-1])
+    out = np.empty((x.shape[0], N_EXTRA), dtype=np.float32)
+    extras_rows(x, out)
+    return out
