@@ -138,6 +138,12 @@ def hit_stats(hitter, target):
     and the sum over the 36 rolls of :func:`roll_hits`."""
     shots = 0
     pips = 0
+    blots = 0
+    for q in range(1, 25):
+        if target[q] == 1:
+            blots += 1
+    if blots == 0:
+        return shots, pips
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             weight = 1 if d1 == d2 else 2
