@@ -1,0 +1,63 @@
+"""Distillation through a label file (agents/distill_file.py): the boards written are the
+boards labelled, the file is the same for 1 and 2 workers, and a student fitted on it
+learns (held-out error down) and reads the hand-made inputs when asked."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from agents.distill_file import boards_of, fit_file, label_file, main
+from agents.td import TDNet, load_net, save_net
+from agents.td_features import N_FEATURES
+from agents.train_distill import label_game
+from bg_env.envs.play_env import board_features
+from tests.helpers import random_position
+
+
+def test_boards_are_read_back_from_the_features():
+    rng = random.Random(11)
+    positions = [random_position(rng) for _ in range(200)]
+    boards = np.array([list(p.me) + list(p.opp) for p in positions], dtype=np.uint8)
+    np.testing.assert_array_equal(boards_of(board_features(boards)[:, :N_FEATURES]), boards)
+
+
+@pytest.fixture
+def teacher(tmp_path) -> str:
+    torch.manual_seed(4)
+    path = str(tmp_path / "teacher.pt")
+    save_net(TDNet(8).eval(), path)
+    return path
+
+
+def test_the_label_file_is_the_games_labels_for_any_number_of_workers(tmp_path, teacher):
+    one, two = str(tmp_path / "one.npz"), str(tmp_path / "two.npz")
+    rows = label_file(teacher, one, games=3, seed=5, top_k=2, progress=False)
+    label_file(teacher, two, games=3, seed=5, top_k=2, workers=2, progress=False)
+    a, b = np.load(one), np.load(two)
+    assert rows == len(a["labels"]) > 0
+    for key in ("boards", "labels", "games"):
+        np.testing.assert_array_equal(a[key], b[key])
+    x, y = label_game(load_net(teacher), np.random.default_rng([5, 1]), 2)
+    mine = a["games"] == 1
+    np.testing.assert_array_equal(board_features(a["boards"][mine])[:, :N_FEATURES], x)
+    np.testing.assert_array_equal(a["labels"][mine], y)
+
+
+def test_a_student_with_the_hand_made_inputs_learns_from_the_file(tmp_path, teacher, capsys):
+    labels = str(tmp_path / "labels.npz")
+    label_file(teacher, labels, games=6, seed=1, top_k=3, progress=False)
+    out = str(tmp_path / "student.pt")
+    report = fit_file(labels, teacher, out, extras=True, hidden=12, epochs=6, lr=3e-3, hold=4)
+    assert report["held_out_rows"] > 0 and report["rows"] > 0
+    assert report["held_out_after"] < report["held_out_before"]
+    student = load_net(out)
+    assert student.extras and student.hidden == 12
+    # the command line does the same steps
+    assert main(["fit", labels, teacher, str(tmp_path / "cli.pt"), "--epochs", "1"]) == 0
+    assert "held_out_after" in capsys.readouterr().out
+    with pytest.raises(FileNotFoundError, match="nothere.pt"):
+        label_file(str(tmp_path / "nothere.pt"), labels, games=1, seed=0, progress=False)
