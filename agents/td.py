@@ -7,7 +7,9 @@ judged equity (0-ply). It learns from self-play by temporal differences.
 Network:
     inputs -- :func:`features`: the 196 Tesauro board units of
     :func:`bg_env.envs.observation.encode_boards` plus 4 race features (pip counts / 167,
-    pip difference / 50, a no-contact flag), 200 in all. Hidden layer(s) of sigmoid units.
+    pip difference / 50, a no-contact flag), 200 in all; a network with ``extras`` (the
+    shipped one) adds the 8 hand-made inputs of :mod:`agents.td_inputs`, computed from
+    those 200. Hidden layer(s) of sigmoid units.
     Five sigmoid outputs, as GNU Backgammon uses: P(win), P(win gammon), P(win
     backgammon), P(lose gammon), P(lose backgammon) for the player who just moved.
     Cubeless money equity = 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg).

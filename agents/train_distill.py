@@ -68,9 +68,9 @@ class DistillConfig:
     init: str = ""
     """The TD network file to improve (read weights-only); empty: the shipped
     ``agents/models/td.pt``."""
-    hidden: int = 160
+    hidden: int = 320
     """Hidden units of the trained network: the ``init`` network's or more (net2net)."""
-    extras: bool = False
+    extras: bool = True
     """Give the network the hand-made inputs of :mod:`agents.td_inputs` (shots, pips lost
     to a hit, primes, entering) before the first round, their weights at zero (the same
     function at the start); an ``init`` network that reads them keeps them either way."""
@@ -80,9 +80,9 @@ class DistillConfig:
     """Self-play games labelled per round."""
     top_k: int = 5
     """Plays labelled per decision: the network's best ones at 0-ply."""
-    epochs: int = 4
+    epochs: int = 8
     """Passes over a round's labels."""
-    lr: float = 1e-4
+    lr: float = 3e-4
     """Adam learning rate (a fresh optimizer each round)."""
     batch_size: int = 256
     """Afterstates per Adam step."""

@@ -59,7 +59,7 @@ def test_labels_are_the_lookahead_values_of_the_best_plays():
 
 def tiny(tmp_path, name: str, init: str, **kw) -> DistillConfig:
     settings = dict(run_dir=str(tmp_path / name), init=init, hidden=10, rounds=1, games=2,
-                    top_k=2, epochs=1, eval_games=2, batch_size=64)
+                    top_k=2, epochs=1, eval_games=2, batch_size=64, extras=False)
     settings.update(kw)
     return DistillConfig(**settings)
 
