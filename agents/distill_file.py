@@ -39,26 +39,10 @@ from bg_env.envs.play_env import board_features
 
 from .td import load_net, save_net
 from .td_features import N_FEATURES
+from .td_inputs import boards_of
 from .train_distill import DistillConfig, add_extras, fit, label_game, widen
 
-__all__ = ["boards_of", "label_file", "fit_file", "main"]
-
-
-def boards_of(x: np.ndarray) -> np.ndarray:
-    """The ``(N, 52)`` uint8 boards (mover's 26 counts, then the opponent's) whose network
-    features are the rows ``x`` (the inverse of
-    :func:`~bg_env.envs.play_env.board_features`' first 196 columns)."""
-    n = len(x)
-    units = x[:, :192].reshape(n, 2, 24, 4)
-    points = np.rint(units[..., 0] + units[..., 1] + units[..., 2] + 2 * units[..., 3])
-    boards = np.zeros((n, 52), dtype=np.uint8)
-    boards[:, 1:25] = points[:, 0]
-    boards[:, 26 + 24:26:-1] = points[:, 1]  # his point 25 - p stands at our point p
-    boards[:, 25] = np.rint(x[:, 192] * 2)
-    boards[:, 51] = np.rint(x[:, 193] * 2)
-    boards[:, 0] = np.rint(x[:, 194] * 15)
-    boards[:, 26] = np.rint(x[:, 195] * 15)
-    return boards
+__all__ = ["label_file", "fit_file", "main"]
 
 
 def _label_chunk(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -66,7 +50,7 @@ def _label_chunk(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     torch.set_num_threads(1)
     net = load_net(teacher).eval()
     parts = [label_game(net, np.random.default_rng([seed, g]), top_k) for g in games]
-    return (np.concatenate([boards_of(x) for x, _ in parts]),
+    return (np.concatenate([boards_of(x).astype(np.uint8) for x, _ in parts]),
             np.concatenate([y for _, y in parts]),
             np.concatenate([np.full(len(y), g, dtype=np.int32) for g, (_, y) in zip(games, parts)]))
 

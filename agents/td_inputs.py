@@ -29,9 +29,11 @@ One copy of each rule: the functions are plain Python over numpy arrays, and
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-__all__ = ["N_EXTRA", "EXTRA_NAMES", "extra_inputs", "extra_inputs_python", "counts_of",
+__all__ = ["N_EXTRA", "EXTRA_NAMES", "extra_inputs", "extra_inputs_python", "boards_of",
            "roll_hits", "hit_stats", "longest_prime", "dance_share"]
 
 N_EXTRA = 8
@@ -40,18 +42,20 @@ EXTRA_NAMES = ("opp_shots", "opp_pip_gain", "my_shots", "my_pip_gain",
 
 
 # ------------------------------------------------------------------ the rules (plain Python)
-def counts_of(row, me, opp):
-    """Decode one row of the 200 network features into the two sides' 26 counts (own
-    numbering: 0 off, 1..24 points, 25 bar); the units are ``[n>=1, n>=2, n>=3, (n-3)/2]``."""
+def decode_row(row, board):
+    """Write into ``board`` (52 counts: the mover's 26, then the opponent's, each in its
+    own numbering: 0 off, 1..24 points, 25 bar) the board whose network features are
+    ``row``: the inverse of :func:`~bg_env.envs.play_env.board_features`' first 196
+    columns (a point's units are ``[n>=1, n>=2, n>=3, (n-3)/2]``)."""
     for p in range(1, 25):
         k = 4 * (p - 1)
-        me[p] = int(round(row[k] + row[k + 1] + row[k + 2] + 2.0 * row[k + 3]))
+        board[p] = int(round(row[k] + row[k + 1] + row[k + 2] + 2.0 * row[k + 3]))
         j = 96 + 4 * (24 - p)  # his point p stands at our point 25 - p
-        opp[p] = int(round(row[j] + row[j + 1] + row[j + 2] + 2.0 * row[j + 3]))
-    me[25] = int(round(row[192] * 2.0))
-    opp[25] = int(round(row[193] * 2.0))
-    me[0] = int(round(row[194] * 15.0))
-    opp[0] = int(round(row[195] * 15.0))
+        board[26 + p] = int(round(row[j] + row[j + 1] + row[j + 2] + 2.0 * row[j + 3]))
+    board[25] = int(round(row[192] * 2.0))
+    board[51] = int(round(row[193] * 2.0))
+    board[0] = int(round(row[194] * 15.0))
+    board[26] = int(round(row[195] * 15.0))
 
 
 def _blocked(target, s):
@@ -108,7 +112,7 @@ def roll_hits(hitter, target, d1, d2):
         return gain
     if bar >= 2:
         for d in (d1, d2):
-            if not _blocked(target, 25 - d) and _blot(target, 25 - d) and 25 - d > gain:
+            if _blot(target, 25 - d) and 25 - d > gain:  # (a blot's point is open)
                 gain = 25 - d
         return gain
     if bar == 1:
@@ -180,12 +184,19 @@ def dance_share(on_bar, home):
     return (closed / 6.0) ** 2
 
 
+def boards_rows(x, boards):
+    """:func:`decode_row` of each row of ``x`` into the rows of ``boards``."""
+    for r in range(x.shape[0]):
+        decode_row(x[r], boards[r])
+
+
 def extras_rows(x, out):
     """:data:`N_EXTRA` inputs of each row of the 200 network features ``x`` into ``out``."""
-    me = np.zeros(26, dtype=np.int64)
-    opp = np.zeros(26, dtype=np.int64)
+    board = np.zeros(52, dtype=np.int64)
+    me = board[:26]
+    opp = board[26:]
     for r in range(x.shape[0]):
-        counts_of(x[r], me, opp)
+        decode_row(x[r], board)
         shots, pips = hit_stats(opp, me)
         out[r, 0] = shots / 36.0
         out[r, 1] = pips / (36.0 * 24.0)
@@ -199,19 +210,21 @@ def extras_rows(x, out):
 
 
 # ------------------------------------------------------------------ compiled, the same rules
-def _compile():
-    """``extras_rows`` with every rule it calls compiled by numba, or ``None``."""
+@functools.cache
+def _kernels() -> dict:
+    """``extras_rows`` and ``boards_rows`` with every rule they call compiled by numba
+    (on the first call, a few seconds), or the plain functions without numba."""
+    g = globals()
     try:
         from numba import njit
     except ImportError:  # pragma: no cover - numba is a dependency, kept optional here
-        return None
-    g = globals()
-    names = ("counts_of", "_blocked", "_blot", "_walk", "roll_hits", "hit_stats",
-             "longest_prime", "dance_share", "extras_rows")
+        return {"extras_rows": extras_rows, "boards_rows": boards_rows}
+    names = ("decode_row", "_blocked", "_blot", "_walk", "roll_hits", "hit_stats",
+             "longest_prime", "dance_share", "extras_rows", "boards_rows")
     space = dict(g)
     for name in names:  # each rule is compiled against the compiled rules it calls
         space[name] = njit(cache=False)(_rebind(g[name], space))
-    return space["extras_rows"]
+    return {"extras_rows": space["extras_rows"], "boards_rows": space["boards_rows"]}
 
 
 def _rebind(func, space):
@@ -221,23 +234,30 @@ def _rebind(func, space):
                               func.__closure__)
 
 
-_COMPILED: list = []
+def _rows(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, dtype=np.float32).reshape(-1, x.shape[-1])
 
 
 def extra_inputs(x: np.ndarray) -> np.ndarray:
-    """The ``(N, 8)`` hand-made inputs of ``(N, 200)`` network feature rows (the rules
-    compiled on the first call, a few seconds)."""
-    if not _COMPILED:
-        _COMPILED.append(_compile() or extras_rows)
-    x = np.ascontiguousarray(x, dtype=np.float32).reshape(-1, x.shape[-1])
-    out = np.empty((x.shape[0], N_EXTRA), dtype=np.float32)
-    _COMPILED[0](x, out)
+    """The ``(N, 8)`` hand-made inputs of ``(N, 200)`` network feature rows (compiled)."""
+    x = _rows(x)
+    out = np.empty((len(x), N_EXTRA), dtype=np.float32)
+    _kernels()["extras_rows"](x, out)
     return out
+
+
+def boards_of(x: np.ndarray) -> np.ndarray:
+    """The ``(N, 52)`` int64 boards (:func:`decode_row`) of network feature rows
+    (compiled)."""
+    x = _rows(x)
+    boards = np.zeros((len(x), 52), dtype=np.int64)
+    _kernels()["boards_rows"](x, boards)
+    return boards
 
 
 def extra_inputs_python(x: np.ndarray) -> np.ndarray:
     """:func:`extra_inputs` by the plain-Python rules (the reference the tests compare)."""
-    x = np.asarray(x, dtype=np.float32).reshape(-1, x.shape[-1])
-    out = np.empty((x.shape[0], N_EXTRA), dtype=np.float32)
+    x = _rows(x)
+    out = np.empty((len(x), N_EXTRA), dtype=np.float32)
     extras_rows(x, out)
     return out

@@ -1,28 +1,18 @@
-"""Distillation through a label file (agents/distill_file.py): the boards written are the
-boards labelled, the file is the same for 1 and 2 workers, and a student fitted on it
-learns (held-out error down) and reads the hand-made inputs when asked."""
+"""Distillation through a label file (agents/distill_file.py): the file is the same for 1
+and 2 workers and holds label_game's rows, and a student fitted on it learns (held-out
+error down) and reads the hand-made inputs when asked."""
 
 from __future__ import annotations
-
-import random
 
 import numpy as np
 import pytest
 import torch
 
-from agents.distill_file import boards_of, fit_file, label_file, main
+from agents.distill_file import fit_file, label_file, main
 from agents.td import TDNet, load_net, save_net
 from agents.td_features import N_FEATURES
 from agents.train_distill import label_game
 from bg_env.envs.play_env import board_features
-from tests.helpers import random_position
-
-
-def test_boards_are_read_back_from_the_features():
-    rng = random.Random(11)
-    positions = [random_position(rng) for _ in range(200)]
-    boards = np.array([list(p.me) + list(p.opp) for p in positions], dtype=np.uint8)
-    np.testing.assert_array_equal(boards_of(board_features(boards)[:, :N_FEATURES]), boards)
 
 
 @pytest.fixture

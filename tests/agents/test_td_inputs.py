@@ -13,11 +13,12 @@ import torch
 
 from agents.td import TDNet, load_net, save_net
 from agents.td_features import N_FEATURES, position_features
-from agents.td_inputs import (EXTRA_NAMES, N_EXTRA, dance_share, extra_inputs,
+from agents.td_inputs import (EXTRA_NAMES, N_EXTRA, boards_of, dance_share, extra_inputs,
                               extra_inputs_python, hit_stats, longest_prime, roll_hits)
 from agents.train_distill import add_extras
 from bg_env.core.moves import legal_plays
 from bg_env.core.position import Position
+from bg_env.envs.play_env import board_features
 from tests.helpers import pos, random_position
 
 # The number of rolls that hit a lone blot d pips away with nothing in between (the
@@ -131,3 +132,10 @@ def test_a_network_with_extras_round_trips_and_an_extended_one_computes_the_same
     assert "extras" not in torch.load(str(tmp_path / "plain.pt"), weights_only=True)
     with pytest.raises(ValueError, match="already reads"):
         add_extras(more)
+
+
+def test_boards_are_read_back_from_the_features():
+    rng = random.Random(11)
+    positions = [random_position(rng) for _ in range(200)]
+    boards = np.array([list(p.me) + list(p.opp) for p in positions], dtype=np.uint8)
+    np.testing.assert_array_equal(boards_of(board_features(boards)[:, :N_FEATURES]), boards)
