@@ -34,7 +34,7 @@ import json
 import logging
 import os
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Iterator
 
 import numpy as np
@@ -268,7 +268,7 @@ def train_distill(cfg: DistillConfig, resume: bool = False, progress: bool = Tru
 
         bar = tqdm(total=cfg.rounds * cfg.games, initial=done * cfg.games,
                    desc="td_distill labelled", unit="game")
-    pool = worker_pool(replace(cfg, extras=net.extras)) if cfg.workers > 1 else None
+    pool = worker_pool(cfg.workers, net) if cfg.workers > 1 else None
     try:
         for round_no in range(done + 1, cfg.rounds + 1):
             x, y = _labels(net, cfg, round_no, pool, bar)

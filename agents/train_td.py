@@ -39,8 +39,8 @@ from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
 from .td import (
-    TDAgent, TDNet, flip_outputs, load_net, net_header, plays_features, numpy_equity,
-    position_features, save_net, terminal_target,
+    TDAgent, TDNet, flip_outputs, load_net, net_from_header, net_header, plays_features,
+    numpy_equity, position_features, save_net, terminal_target,
 )
 
 __all__ = ["TDConfig", "train_td", "self_play_game", "game_stream", "worker_pool", "worker_net",
@@ -189,11 +189,10 @@ def _games_here(net: TDNet, cfg: TDConfig, rng: np.random.Generator,
 _WORKER_NET: TDNet | None = None
 
 
-def _start_worker(hidden: int, layers: int,
-                  extras: bool = False) -> None:  # pragma: no cover (a child process)
+def _start_worker(header: dict) -> None:  # pragma: no cover (a child process)
     global _WORKER_NET
     torch.set_num_threads(1)
-    _WORKER_NET = TDNet(hidden, layers, extras)
+    _WORKER_NET = net_from_header(header)
 
 
 def worker_net() -> TDNet:  # pragma: no cover (a child process)
@@ -232,14 +231,13 @@ def _games_in_workers(net: TDNet, cfg: TDConfig, pool: ProcessPoolExecutor,
                 yield number, x, torch.from_numpy(targets)
 
 
-def worker_pool(cfg) -> ProcessPoolExecutor:
-    """``cfg.workers`` processes ready to play (started by the first games asked), each
-    with a network of ``cfg.hidden`` units in ``cfg.layers`` layers, reading the hand-made
-    inputs when ``cfg.extras`` (:func:`worker_net`)."""
+def worker_pool(workers: int, net: TDNet) -> ProcessPoolExecutor:
+    """``workers`` processes ready to play (started by the first games asked), each with a
+    network of ``net``'s shape (:func:`~agents.td.net_header`; :func:`worker_net`) that
+    takes the weights it is sent."""
     method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(cfg.workers, mp_context=mp.get_context(method),
-                               initializer=_start_worker,
-                               initargs=(cfg.hidden, cfg.layers, bool(cfg.extras)))
+    return ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
+                               initializer=_start_worker, initargs=(net_header(net),))
 
 
 def game_stream(net: TDNet, cfg: TDConfig, rng: np.random.Generator, first: int,
@@ -310,7 +308,7 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         """Seconds of training so far, earlier runs of a resumed one included."""
         return clock + time.time() - t0
 
-    pool = worker_pool(cfg) if cfg.workers > 1 else None
+    pool = worker_pool(cfg.workers, player) if cfg.workers > 1 else None
     games = game_stream(net if pool is not None else player, cfg, rng, start + 1, pool)
     try:
         for game_no, x, targets in games:

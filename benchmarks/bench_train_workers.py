@@ -95,7 +95,7 @@ def td_speed(workers: int, games: int, device: str) -> dict:
     net = player if where == "cpu" else TDNet(cfg.hidden, cfg.layers).to(where)
     net.load_state_dict(player.state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    pool = worker_pool(cfg) if workers > 1 else None
+    pool = worker_pool(workers, player) if workers > 1 else None
     stream = game_stream(net if pool is not None else player, cfg,
                          np.random.default_rng(cfg.seed), 1, pool)
     batch_x, batch_t = [], []
