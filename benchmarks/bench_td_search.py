@@ -3,6 +3,7 @@
 td self-play games, seeded.
 
     python benchmarks/bench_td_search.py --positions 150 --seed 0
+    python benchmarks/bench_td_search.py --agents td,td:OTHER.pt   # 0-ply, two models
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=150)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--agents", default="td,td:2ply,td:2ply:all",
+                        help="comma-separated agent specs, timed in turn on the same positions")
     args = parser.parse_args(argv)
     cases = positions(args.positions, args.seed)
-    for spec in ("td", "td:2ply", "td:2ply:all"):
+    for spec in args.agents.split(","):
         agent = load_agent(spec)
         agent.choose_play(cases[0][0].legal_plays(cases[0][1]))  # warm up
         start = time.perf_counter()
