@@ -16,7 +16,7 @@ For an afterstate seen from the player who just moved (``me``; the opponent roll
  7    the same for me, against his home board
 ====  ===========================================================================
 
-The hit rule (:func:`roll_hits`) is an approximation of a legal play, stated in full
+The hit rule (:func:`can_hit`) is an approximation of a legal play, stated in full
 there: it finds every blot that some sequence of the roll's dice can reach along open
 points, with checkers on the bar entered first, but does not apply the rule that a play
 must use as many dice as it can. ``tests/agents/test_td_inputs.py`` compares it with the
@@ -34,7 +34,7 @@ import functools
 import numpy as np
 
 __all__ = ["N_EXTRA", "EXTRA_NAMES", "extra_inputs", "extra_inputs_python", "boards_of",
-           "roll_hits", "hit_stats", "longest_prime", "dance_share"]
+           "can_hit", "roll_hits", "hit_stats", "longest_prime", "dance_share"]
 
 N_EXTRA = 8
 EXTRA_NAMES = ("opp_shots", "opp_pip_gain", "my_shots", "my_pip_gain",
@@ -63,78 +63,81 @@ def _blocked(target, s):
     return target[25 - s] >= 2
 
 
-def _blot(target, s):
-    return 1 <= s <= 24 and target[25 - s] == 1
-
-
-def _walk(hitter, target, start, die, steps, gain):
-    """From the hitter's point ``start``, up to ``steps`` moves of ``die`` along open
-    points; returns the largest pip gain so far, raised by every blot landed on."""
-    s = start
+def _reach(hitter, target, s, d, steps, entry):
+    """Some checker of the hitter's, on his points 1..24 or entering on ``entry`` (0:
+    none), lands on his point ``s`` with at most ``steps`` moves of ``d`` along open
+    points: looking back from ``s``, the nearest checker before a blocked point."""
+    q = s
     for _ in range(steps):
-        s -= die
-        if s < 1 or _blocked(target, s):
-            break
-        if _blot(target, s) and s > gain:
-            gain = s
-    return gain
+        q += d
+        if q > 24:
+            return False
+        if q == entry or hitter[q] > 0:
+            return True
+        if _blocked(target, q):
+            return False
+    return False
 
 
-def roll_hits(hitter, target, d1, d2):
-    """The pips the target loses to the hitter's roll ``(d1, d2)``: the largest hitter
-    point number (= the hit checker's distance from its bar) among the target's blots the
-    roll can hit, 0 when it hits none. Counts are each side's own numbering; the target's
-    point ``q`` is the hitter's ``25 - q``; a point with 2+ target checkers blocks.
+def can_hit(hitter, target, s, d1, d2):
+    """The hitter's roll ``(d1, d2)`` can land a checker on his point ``s`` (a blot).
 
-    The rule: with checkers on the bar the hitter enters first (a die ``d`` lands on his
-    point ``25 - d``); two or more on the bar and a non-double: only the entering
-    checkers hit; one on the bar: the entering checker may hit, then the other die moves
-    any checker (the entered one too); a double moves up to four times ``d``, the entries
-    first, each checker along open points; no checker on the bar: either die from any
-    checker, or both dice from one checker through an open point."""
+    With checkers on the bar he enters first (a die ``d`` lands on his point ``25 - d``).
+    Two or more up and a non-double: only the entering checkers land. One up: the entering
+    checker lands with one die, then the other die moves any checker (the entered one
+    too). A double moves up to four times ``d``, the entries first (none move on when the
+    entry point is held against him), each checker along open points. No checker up:
+    either die from any checker, or both dice from one checker through an open point."""
     bar = hitter[25]
-    gain = 0
     if d1 == d2:
-        left = 4
-        if bar > 0:
-            entry = 25 - d1
-            if _blocked(target, entry):
-                return 0
-            if _blot(target, entry):
-                gain = entry
-            left = 4 - min(bar, 4)
-            if left > 0:
-                gain = _walk(hitter, target, entry, d1, left, gain)
-        if left > 0:
-            for p in range(1, 25):
-                if hitter[p] > 0:
-                    gain = _walk(hitter, target, p, d1, left, gain)
-        return gain
+        if bar == 0:
+            return _reach(hitter, target, s, d1, 4, 0)
+        entry = 25 - d1
+        if _blocked(target, entry):
+            return False
+        left = 4 - min(bar, 4)
+        return s == entry or (left > 0 and _reach(hitter, target, s, d1, left, entry))
     if bar >= 2:
-        for d in (d1, d2):
-            if _blot(target, 25 - d) and 25 - d > gain:  # (a blot's point is open)
-                gain = 25 - d
-        return gain
+        return s == 25 - d1 or s == 25 - d2
     if bar == 1:
         for d, other in ((d1, d2), (d2, d1)):
             entry = 25 - d
             if _blocked(target, entry):
                 continue
-            if _blot(target, entry) and entry > gain:
-                gain = entry
-            gain = _walk(hitter, target, entry, other, 1, gain)
-            for p in range(1, 25):
-                if hitter[p] > 0:
-                    gain = _walk(hitter, target, p, other, 1, gain)
-        return gain
-    for p in range(1, 25):
+            if s == entry or _reach(hitter, target, s, other, 1, entry):
+                return True
+        return False
+    if _reach(hitter, target, s, d1, 1, 0) or _reach(hitter, target, s, d2, 1, 0):
+        return True
+    far = s + d1 + d2
+    return (far <= 24 and hitter[far] > 0
+            and (not _blocked(target, s + d1) or not _blocked(target, s + d2)))
+
+
+def roll_hits(hitter, target, d1, d2):
+    """The pips the target loses to the hitter's roll ``(d1, d2)``: the largest hitter
+    point number (= the hit checker's distance from its bar) among the target's blots the
+    roll can hit (:func:`can_hit`), 0 when it hits none. Counts are each side's own
+    numbering; the target's point ``q`` is the hitter's ``25 - q``; a point with 2+
+    target checkers blocks."""
+    return _gain(hitter, target, d1, d2, _highest(hitter) - 1)
+
+
+def _highest(hitter):
+    """The hitter's farthest point from home holding a checker (25: the bar), 0: none."""
+    for p in range(25, 0, -1):
         if hitter[p] > 0:
-            gain = _walk(hitter, target, p, d1, 1, gain)
-            gain = _walk(hitter, target, p, d2, 1, gain)
-            if p - d1 - d2 >= 1 and _blot(target, p - d1 - d2) and p - d1 - d2 > gain:
-                if not _blocked(target, p - d1) or not _blocked(target, p - d2):
-                    gain = p - d1 - d2
-    return gain
+            return p
+    return 0
+
+
+def _gain(hitter, target, d1, d2, top):
+    """:func:`roll_hits`, looking at the blots on the hitter's points ``top`` and below
+    (a checker moves only towards its home: a blot on his point ``s`` is hit from above)."""
+    for s in range(top, 0, -1):
+        if target[25 - s] == 1 and can_hit(hitter, target, s, d1, d2):
+            return s
+    return 0
 
 
 def hit_stats(hitter, target):
@@ -142,16 +145,15 @@ def hit_stats(hitter, target):
     and the sum over the 36 rolls of :func:`roll_hits`."""
     shots = 0
     pips = 0
-    blots = 0
-    for q in range(1, 25):
-        if target[q] == 1:
-            blots += 1
-    if blots == 0:
+    top = min(_highest(hitter) - 1, 24)
+    while top > 0 and target[25 - top] != 1:  # the highest blot he could hit
+        top -= 1
+    if top <= 0:
         return shots, pips
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             weight = 1 if d1 == d2 else 2
-            gain = roll_hits(hitter, target, d1, d2)
+            gain = _gain(hitter, target, d1, d2, top)
             if gain > 0:
                 shots += weight
                 pips += weight * gain
@@ -219,8 +221,8 @@ def _kernels() -> dict:
         from numba import njit
     except ImportError:  # pragma: no cover - numba is a dependency, kept optional here
         return {"extras_rows": extras_rows, "boards_rows": boards_rows}
-    names = ("decode_row", "_blocked", "_blot", "_walk", "roll_hits", "hit_stats",
-             "longest_prime", "dance_share", "extras_rows", "boards_rows")
+    names = ("decode_row", "_blocked", "_reach", "can_hit", "_highest", "_gain", "roll_hits",
+             "hit_stats", "longest_prime", "dance_share", "extras_rows", "boards_rows")
     space = dict(g)
     for name in names:  # each rule is compiled against the compiled rules it calls
         space[name] = njit(cache=False)(_rebind(g[name], space))

@@ -10,6 +10,8 @@ import random
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents.td import TDNet, load_net, save_net
 from agents.td_features import N_FEATURES, position_features
@@ -100,6 +102,60 @@ def test_the_hit_rule_against_the_legal_plays_on_random_positions():
             differ += rule != exact
     # it may count a hit that the use-both-dice rule forbids: rare
     assert differ / checked < 0.01, (differ, checked)
+
+
+def _walk_hits(hitter, target, d1, d2) -> int:
+    """The hit rule as first written (forwards: every checker walks its dice, the largest
+    blot landed on counts), kept as the oracle of :func:`roll_hits` (which looks back
+    from each blot, about twice as fast)."""
+    held = lambda s: target[25 - s] >= 2  # noqa: E731
+    blot = lambda s: 1 <= s <= 24 and target[25 - s] == 1  # noqa: E731
+
+    def walk(start, die, steps):
+        found, s = 0, start
+        for _ in range(steps):
+            s -= die
+            if s < 1 or held(s):
+                break
+            found = max(found, s if blot(s) else 0)
+        return found
+
+    board = [p for p in range(1, 25) if hitter[p] > 0]
+    bar = hitter[25]
+    if d1 == d2:
+        left, gain = 4, 0
+        if bar:
+            entry = 25 - d1
+            if held(entry):
+                return 0
+            left = 4 - min(bar, 4)
+            gain = max(entry if blot(entry) else 0, walk(entry, d1, left) if left else 0)
+        return max([gain] + [walk(p, d1, left) for p in board if left])
+    if bar >= 2:
+        return max(25 - d if blot(25 - d) else 0 for d in (d1, d2))
+    if bar == 1:
+        gain = 0
+        for d, other in ((d1, d2), (d2, d1)):
+            entry = 25 - d
+            if not held(entry):
+                gain = max([gain, entry if blot(entry) else 0, walk(entry, other, 1)]
+                           + [walk(p, other, 1) for p in board])
+        return gain
+    gains = [walk(p, d, 1) for p in board for d in (d1, d2)]
+    gains += [p - d1 - d2 for p in board if blot(p - d1 - d2)
+              and (not held(p - d1) or not held(p - d2))]
+    return max(gains, default=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_hit_rule_equals_its_first_forward_form(seed):
+    position = random_position(random.Random(seed))  # phases with checkers on the bar too
+    for hitter, target in (sides(position), sides(position.swap())):
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                assert (roll_hits(hitter, target, d1, d2)
+                        == _walk_hits(hitter, target, d1, d2)), (position.position_id(), d1, d2)
 
 
 def test_compiled_inputs_equal_the_plain_rules():
