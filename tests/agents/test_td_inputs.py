@@ -15,8 +15,17 @@ from hypothesis import strategies as st
 
 from agents.td import TDNet, load_net, save_net
 from agents.td_features import N_FEATURES, position_features
-from agents.td_inputs import (EXTRA_NAMES, N_EXTRA, boards_of, dance_share, extra_inputs,
-                              extra_inputs_python, hit_stats, longest_prime, roll_hits)
+from agents.td_inputs import (
+    EXTRA_NAMES,
+    N_EXTRA,
+    boards_of,
+    dance_share,
+    extra_inputs,
+    extra_inputs_python,
+    hit_stats,
+    longest_prime,
+    roll_hits,
+)
 from agents.train_distill import add_extras
 from bg_env.core.moves import legal_plays
 from bg_env.core.position import Position
@@ -108,8 +117,8 @@ def _walk_hits(hitter, target, d1, d2) -> int:
     """The hit rule as first written (forwards: every checker walks its dice, the largest
     blot landed on counts), kept as the oracle of :func:`roll_hits` (which looks back
     from each blot, about twice as fast)."""
-    held = lambda s: target[25 - s] >= 2  # noqa: E731
-    blot = lambda s: 1 <= s <= 24 and target[25 - s] == 1  # noqa: E731
+    held = lambda s: target[25 - s] >= 2
+    blot = lambda s: 1 <= s <= 24 and target[25 - s] == 1
 
     def walk(start, die, steps):
         found, s = 0, start
