@@ -21,7 +21,9 @@ The shipped ``td.pt`` was made this way (README, "How they were trained"):
         runs/td_extras.pt --extras --epochs 8 --lr 3e-4 --hold 9000
 
 Game ``g`` rolls its dice from ``default_rng([seed, g])``, so the file is the same for any
-number of workers; the fit draws its order from ``--fit-seed``.
+number of workers, and files of consecutive ranges of one seed (``--first``; made one after
+another or on several machines) fit together (``fit A.npz B.npz ...``) as the file of the
+whole range; the fit draws its order from ``--fit-seed``.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from .td_features import N_FEATURES
 from .td_inputs import boards_of
 from .train_distill import DistillConfig, add_extras, fit, label_game, widen
 
-__all__ = ["label_file", "fit_file", "main"]
+__all__ = ["label_file", "read_labels", "fit_file", "main"]
 
 
 def _label_chunk(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -56,23 +58,28 @@ def _label_chunk(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
-               workers: int = 1, progress: bool = True) -> int:
-    """Label ``games`` games with ``teacher`` into ``out`` (written atomically); returns
-    the rows written."""
+               workers: int = 1, progress: bool = True, first: int = 0) -> int:
+    """Label games ``first .. first + games - 1`` with ``teacher`` into ``out`` (written
+    atomically); returns the rows written. Files of consecutive ranges with one seed, fitted
+    together, are the file of the whole range."""
     load_net(teacher)  # a missing or unsafe file is named here, before any work
-    chunks = [(teacher, list(range(g, min(g + 50, games))), seed, top_k)
-              for g in range(0, games, 50)]
+    if first < 0 or games < 1:
+        raise ValueError(f"games={games}, first={first}: expected at least one game and a "
+                         f"first game number of 0 or more")
+    end = first + games
+    chunks = [(teacher, list(range(g, min(g + 50, end))), seed, top_k)
+              for g in range(first, end, 50)]
     t0 = time.time()
     parts = []
     if workers > 1:
         with get_context("spawn").Pool(workers) as pool:
             for part in pool.imap(_label_chunk, chunks):
                 parts.append(part)
-                _progress(progress, parts, games, t0)
+                _progress(progress, parts, first, games, t0)
     else:
         for chunk in chunks:
             parts.append(_label_chunk(chunk))
-            _progress(progress, parts, games, t0)
+            _progress(progress, parts, first, games, t0)
     tmp = out + ".tmp.npz"
     np.savez(tmp, boards=np.concatenate([p[0] for p in parts]),
              labels=np.concatenate([p[1] for p in parts]),
@@ -81,20 +88,41 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
     return sum(len(p[1]) for p in parts)
 
 
-def _progress(show: bool, parts: list, games: int, t0: float) -> None:
+def _progress(show: bool, parts: list, first: int, games: int, t0: float) -> None:
     if show:
-        done = int(parts[-1][2][-1]) + 1 if len(parts[-1][2]) else 0
+        done = int(parts[-1][2][-1]) + 1 - first if len(parts[-1][2]) else 0
         print(f"labelled {done}/{games} games, {time.time() - t0:.0f} s", file=sys.stderr,
               flush=True)
 
 
-def fit_file(labels: str, init: str, out: str, extras: bool = False, hidden: int = 0,
+def read_labels(paths: str | list[str]) -> dict[str, np.ndarray]:
+    """The rows of one label file or of several (concatenated), as ``boards``, ``labels``
+    and ``games``.
+
+    Raises:
+        ValueError: two files hold the same game number (labelled twice, or two seeds'
+            files numbered alike), naming both files.
+    """
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    parts = [np.load(p) for p in paths]
+    seen: dict[int, str] = {}
+    for path, part in zip(paths, parts):
+        for g in np.unique(part["games"]).tolist():
+            if g in seen:
+                raise ValueError(f"label files {seen[g]!r} and {path!r} both hold game {g}: "
+                                 f"label consecutive ranges of one seed (--first)")
+            seen[g] = path
+    return {key: np.concatenate([p[key] for p in parts]) for key in ("boards", "labels", "games")}
+
+
+def fit_file(labels: str | list[str], init: str, out: str, extras: bool = False, hidden: int = 0,
              epochs: int = 8, lr: float = 3e-4, hold: int | None = None, fit_seed: int = 3,
              batch_size: int = 256) -> dict:
     """Fit the ``init`` network (widened to ``hidden`` units and given the hand-made inputs
-    when asked) on the labels of games below ``hold``; writes ``out``. Returns the rows
-    and the held-out games' mean squared error before and after."""
-    blob = np.load(labels)
+    when asked) on the labels (one file or several: :func:`read_labels`) of games below
+    ``hold``; writes ``out``. Returns the rows and the held-out games' mean squared error
+    before and after."""
+    blob = read_labels(labels)
     x = board_features(blob["boards"])[:, :N_FEATURES].copy()
     y = blob["labels"].astype(np.float32)
     games = blob["games"]
@@ -131,8 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--seed", type=int, default=0)
     lab.add_argument("--top-k", type=int, default=5)
     lab.add_argument("--workers", type=int, default=1)
-    fitp = sub.add_parser("fit", help="fit a student on a label file")
-    fitp.add_argument("labels")
+    lab.add_argument("--first", type=int, default=0,
+                     help="the first game's number (files of consecutive ranges add up)")
+    fitp = sub.add_parser("fit", help="fit a student on label files")
+    fitp.add_argument("labels", nargs="+")
     fitp.add_argument("init")
     fitp.add_argument("out")
     fitp.add_argument("--extras", action="store_true", help="read the hand-made inputs")
@@ -145,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     if args.step == "label":
         rows = label_file(args.teacher, args.out, args.games, args.seed, args.top_k,
-                          args.workers)
+                          args.workers, first=args.first)
         print(f"{rows} labelled afterstates -> {args.out}")
     else:
         print(fit_file(args.labels, args.init, args.out, args.extras, args.hidden,

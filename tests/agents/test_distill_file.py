@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.distill_file import fit_file, label_file, main
+from agents.distill_file import fit_file, label_file, main, read_labels
 from agents.td import TDNet, load_net, save_net
 from agents.td_features import N_FEATURES
 from agents.train_distill import label_game
@@ -51,3 +51,24 @@ def test_a_student_with_the_hand_made_inputs_learns_from_the_file(tmp_path, teac
     assert "held_out_after" in capsys.readouterr().out
     with pytest.raises(FileNotFoundError, match="nothere.pt"):
         label_file(str(tmp_path / "nothere.pt"), labels, games=1, seed=0, progress=False)
+
+
+def test_files_of_consecutive_ranges_add_up_to_the_whole_range(tmp_path, teacher):
+    whole, head, tail = (str(tmp_path / f"{n}.npz") for n in ("whole", "head", "tail"))
+    label_file(teacher, whole, games=4, seed=9, top_k=2, progress=False)
+    label_file(teacher, head, games=2, seed=9, top_k=2, progress=False)
+    assert main(["label", teacher, tail, "--games", "2", "--first", "2", "--seed", "9",
+                 "--top-k", "2"]) == 0
+    joined, one = read_labels([head, tail]), np.load(whole)
+    assert set(joined["games"].tolist()) == {0, 1, 2, 3}
+    for key in ("boards", "labels", "games"):
+        np.testing.assert_array_equal(joined[key], one[key])
+    a, b = str(tmp_path / "a.pt"), str(tmp_path / "b.pt")
+    fit_file(whole, teacher, a, epochs=1, hold=3)
+    assert main(["fit", head, tail, teacher, b, "--epochs", "1", "--hold", "3"]) == 0
+    for (name, x), y in zip(load_net(a).state_dict().items(), load_net(b).state_dict().values()):
+        assert torch.equal(x, y), name
+    with pytest.raises(ValueError, match="both hold game 0"):
+        read_labels([head, whole])
+    with pytest.raises(ValueError, match="first=-1"):
+        label_file(teacher, head, games=2, seed=9, first=-1, progress=False)
