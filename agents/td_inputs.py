@@ -120,20 +120,26 @@ def roll_hits(hitter, target, d1, d2):
     roll can hit (:func:`can_hit`), 0 when it hits none. Counts are each side's own
     numbering; the target's point ``q`` is the hitter's ``25 - q``; a point with 2+
     target checkers blocks."""
-    return _gain(hitter, target, d1, d2, _highest(hitter) - 1)
+    return _gain(hitter, target, d1, d2, _top_blot(hitter, target))
 
 
-def _highest(hitter):
-    """The hitter's farthest point from home holding a checker (25: the bar), 0: none."""
+def _top_blot(hitter, target):
+    """The highest hitter point holding a target blot that some hitter checker stands
+    above (a checker moves only towards its home; 25: the bar), 0: none."""
+    behind = 0
     for p in range(25, 0, -1):
         if hitter[p] > 0:
-            return p
+            behind = p
+            break
+    for s in range(behind - 1, 0, -1):
+        if target[25 - s] == 1:
+            return s
     return 0
 
 
 def _gain(hitter, target, d1, d2, top):
-    """:func:`roll_hits`, looking at the blots on the hitter's points ``top`` and below
-    (a checker moves only towards its home: a blot on his point ``s`` is hit from above)."""
+    """:func:`roll_hits`, looking at the blots on the hitter's points ``top``
+    (:func:`_top_blot`) and below."""
     for s in range(top, 0, -1):
         if target[25 - s] == 1 and can_hit(hitter, target, s, d1, d2):
             return s
@@ -145,10 +151,8 @@ def hit_stats(hitter, target):
     and the sum over the 36 rolls of :func:`roll_hits`."""
     shots = 0
     pips = 0
-    top = min(_highest(hitter) - 1, 24)
-    while top > 0 and target[25 - top] != 1:  # the highest blot he could hit
-        top -= 1
-    if top <= 0:
+    top = _top_blot(hitter, target)
+    if top == 0:
         return shots, pips
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
@@ -221,7 +225,7 @@ def _kernels() -> dict:
         from numba import njit
     except ImportError:  # pragma: no cover - numba is a dependency, kept optional here
         return {"extras_rows": extras_rows, "boards_rows": boards_rows}
-    names = ("decode_row", "_blocked", "_reach", "can_hit", "_highest", "_gain", "roll_hits",
+    names = ("decode_row", "_blocked", "_reach", "can_hit", "_top_blot", "_gain", "roll_hits",
              "hit_stats", "longest_prime", "dance_share", "extras_rows", "boards_rows")
     space = dict(g)
     for name in names:  # each rule is compiled against the compiled rules it calls
