@@ -11,7 +11,8 @@ an ``.npz`` file; ``fit`` trains a student on them with
 mean squared error on games it did not see. So several students (another width, the
 hand-made inputs of :mod:`agents.td_inputs`) can be compared on one set of labels, and a
 student that reads the hand-made inputs is taught by a teacher that does not (labelling
-with a plain network is about twice as fast).
+with a plain network was about twice as fast before the inputs' hit rule was rewritten;
+README, "td:2ply").
 
 The shipped ``td.pt`` was made this way (README, "How they were trained"):
 
