@@ -91,8 +91,8 @@ def td_speed(workers: int, games: int, device: str) -> dict:
     torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
     where = resolve_device(cfg.device)
-    player = TDNet(cfg.hidden, cfg.layers)  # as the trainer: plays on the CPU, learns on `where`
-    net = player if where == "cpu" else TDNet(cfg.hidden, cfg.layers).to(where)
+    player = TDNet(cfg.hidden, cfg.layers, cfg.extras)  # as the trainer: plays on the CPU, learns on `where`
+    net = player if where == "cpu" else TDNet(cfg.hidden, cfg.layers, cfg.extras).to(where)
     net.load_state_dict(player.state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     pool = worker_pool(workers, player) if workers > 1 else None
