@@ -76,6 +76,14 @@ class TDNet(nn.Module):
                           dim=-1)
         return self.body(x)
 
+    def layer_inputs(self, x: np.ndarray) -> np.ndarray:
+        """The rows ``body`` reads for feature rows ``x``: ``x`` itself, or with
+        ``extras`` ``x`` and its hand-made inputs side by side. ``body(layer_inputs(x))``
+        is ``self(x)``; a fit computes them once instead of at every batch."""
+        if not self.extras:
+            return x
+        return np.concatenate([x, extra_inputs(x)], axis=1)
+
     def evaluate(self, positions: list[Position]) -> np.ndarray:
         """Equity of each afterstate, from the mover's side."""
         with torch.inference_mode():

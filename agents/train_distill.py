@@ -224,14 +224,15 @@ def fit(net: TDNet, x: np.ndarray, y: np.ndarray, cfg: DistillConfig, round_no: 
     ``(seed, round)``; returns the last epoch's mean loss."""
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     order = torch.Generator().manual_seed(cfg.seed * 1000 + round_no)
-    xt, yt = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
+    xt = torch.from_numpy(net.layer_inputs(x)).to(device)  # the hand-made inputs once
+    yt = torch.from_numpy(y).to(device)
     net.train()
     for epoch in range(cfg.epochs):
         perm = torch.randperm(len(xt), generator=order).to(device)
         total = 0.0
         for start in range(0, len(xt), cfg.batch_size):
             batch = perm[start:start + cfg.batch_size]
-            loss = torch.nn.functional.mse_loss(net(xt[batch]), yt[batch])
+            loss = torch.nn.functional.mse_loss(net.body(xt[batch]), yt[batch])
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -199,6 +199,18 @@ def test_a_network_with_extras_round_trips_and_an_extended_one_computes_the_same
         add_extras(more)
 
 
+@pytest.mark.parametrize("extras", [False, True])
+def test_the_layers_read_the_rows_the_network_builds(extras):
+    torch.manual_seed(1)
+    net = TDNet(8, extras=extras).eval()
+    x = position_features([random_position(random.Random(s)) for s in range(40)])
+    rows = net.layer_inputs(x)
+    assert rows.shape == (40, N_FEATURES + (N_EXTRA if extras else 0)) and rows.dtype == np.float32
+    with torch.inference_mode():
+        np.testing.assert_array_equal(net.body(torch.from_numpy(rows)).numpy(),
+                                      net(torch.from_numpy(x)).numpy())
+
+
 def test_boards_are_read_back_from_the_features():
     rng = random.Random(11)
     positions = [random_position(rng) for _ in range(200)]
