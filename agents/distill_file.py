@@ -4,11 +4,15 @@ student on the labels (``python -m agents.distill_file label|fit ...``).
 ``bg-env train td_distill`` labels each round with the network it trains. This module
 keeps the labels instead: ``label`` plays self-play games with a teacher network at
 0-ply and labels its best plays with the teacher's one-roll lookahead, exactly as
-:func:`agents.train_distill.label_game` does (it is called), and writes the afterstates
-as boards (26 + 26 checker counts, 52 bytes a row) with their labels and game numbers to
-an ``.npz`` file; ``fit`` trains a student on them with
+:func:`agents.train_distill.label_decisions` does (it is called), and writes the afterstates
+as boards (26 + 26 checker counts, 52 bytes a row) with their labels, game and decision numbers
+to an ``.npz`` file; ``fit`` trains a student on them with
 :func:`agents.train_distill.fit`, holding out the games from ``--hold`` on to report the
-mean squared error on games it did not see. So several students (another width, the
+mean squared error on games it did not see; ``regret`` scores students as players on
+those games: at each decision with a choice, the teacher's lookahead equity that the
+student's 0-ply choice among the labelled plays gives up (:func:`decision_regret`), a
+measure of the gap to the teacher's play without the noise of the dice of played games.
+So several students (another width, the
 hand-made inputs of :mod:`agents.td_inputs`) can be compared on one set of labels, and a
 student that reads the hand-made inputs is taught by a teacher that does not (labelling
 with a plain network was about twice as fast before the inputs' hit rule was rewritten;
@@ -41,21 +45,23 @@ import torch
 from bg_env.envs.play_env import board_features
 
 from .td import load_net, save_net
-from .td_features import N_FEATURES
+from .td_features import N_FEATURES, numpy_equity
 from .td_inputs import boards_of
-from .train_distill import DistillConfig, add_extras, fit, label_game, widen
+from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
-__all__ = ["label_file", "read_labels", "fit_file", "main"]
+__all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "regret_file", "main"]
 
 
-def _label_chunk(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _label_chunk(args) -> tuple[np.ndarray, ...]:
     teacher, games, seed, top_k = args
     torch.set_num_threads(1)
     net = load_net(teacher).eval()
-    parts = [label_game(net, np.random.default_rng([seed, g]), top_k) for g in games]
-    return (np.concatenate([boards_of(x).astype(np.uint8) for x, _ in parts]),
-            np.concatenate([y for _, y in parts]),
-            np.concatenate([np.full(len(y), g, dtype=np.int32) for g, (_, y) in zip(games, parts)]))
+    parts: list[tuple[np.ndarray, ...]] = []
+    for g in games:
+        for d, (x, y) in enumerate(label_decisions(net, np.random.default_rng([seed, g]), top_k)):
+            parts.append((boards_of(x).astype(np.uint8), y, np.full(len(y), g, dtype=np.int32),
+                          np.full(len(y), d, dtype=np.int32)))
+    return tuple(np.concatenate(column) for column in zip(*parts))
 
 
 def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
@@ -82,11 +88,12 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
             parts.append(_label_chunk(chunk))
             _progress(progress, parts, first, games, t0)
     tmp = out + ".tmp.npz"
-    np.savez(tmp, boards=np.concatenate([p[0] for p in parts]),
-             labels=np.concatenate([p[1] for p in parts]),
-             games=np.concatenate([p[2] for p in parts]))
+    np.savez(tmp, **{key: np.concatenate([p[i] for p in parts]) for i, key in enumerate(_KEYS)})
     os.replace(tmp, out)
     return sum(len(p[1]) for p in parts)
+
+
+_KEYS = ("boards", "labels", "games", "decisions")
 
 
 def _progress(show: bool, parts: list, first: int, games: int, t0: float) -> None:
@@ -113,7 +120,8 @@ def read_labels(paths: str | list[str]) -> dict[str, np.ndarray]:
                 raise ValueError(f"label files {seen[g]!r} and {path!r} both hold game {g}: "
                                  f"label consecutive ranges of one seed (--first)")
             seen[g] = path
-    return {key: np.concatenate([p[key] for p in parts]) for key in ("boards", "labels", "games")}
+    keys = [key for key in _KEYS if all(key in p for p in parts)]  # "decisions" since 2026-12
+    return {key: np.concatenate([p[key] for p in parts]) for key in keys}
 
 
 def fit_file(labels: str | list[str], init: str, out: str, extras: bool = False, hidden: int = 0,
@@ -149,6 +157,54 @@ def fit_file(labels: str | list[str], init: str, out: str, extras: bool = False,
             "held_out_before": before, "held_out_after": held_out()}
 
 
+def decision_regret(student: np.ndarray, teacher: np.ndarray,
+                    starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For decisions whose rows begin at ``starts`` (each runs to the next start), the
+    teacher's equity given up by the student's choice (the teacher's best row minus the
+    teacher's value of the student's best row; first row on a tie) and whether the two
+    chose the same row. ``student`` and ``teacher`` are equities of the same rows."""
+    ends = np.r_[starts[1:], len(student)]
+    mine = np.array([a + int(np.argmax(student[a:b])) for a, b in zip(starts, ends)], dtype=int)
+    best = np.array([a + int(np.argmax(teacher[a:b])) for a, b in zip(starts, ends)], dtype=int)
+    return teacher[best] - teacher[mine], mine == best
+
+
+def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
+                batch: int = 100_000) -> list[dict]:
+    """Score each network in ``models`` by :func:`decision_regret` on the decisions of the
+    games from ``hold`` on (all with ``None``) that offered a choice. Regret is in the
+    teacher's cubeless equity; ``regret_per_game`` adds up both sides' decisions of a
+    self-play game.
+
+    Raises:
+        ValueError: a label file without decision numbers (written before them).
+        FileNotFoundError, ModelFileError: a model file missing or refused (named).
+    """
+    blob = read_labels(labels)
+    if "decisions" not in blob:
+        raise ValueError(f"label files {labels!r} hold no decision numbers (written by an "
+                         f"older version): label the games again to score regret")
+    keep = blob["games"] >= hold if hold is not None else np.ones(len(blob["games"]), bool)
+    games, decisions = blob["games"][keep], blob["decisions"][keep]
+    starts = np.flatnonzero(np.r_[True, (games[1:] != games[:-1])
+                                  | (decisions[1:] != decisions[:-1])])
+    choice = np.diff(np.r_[starts, len(games)]) > 1
+    x = board_features(blob["boards"][keep])[:, :N_FEATURES]
+    teacher = numpy_equity(blob["labels"][keep].astype(np.float32))
+    report = []
+    for path in models:
+        net = load_net(path).eval()
+        with torch.inference_mode():
+            student = np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
+                                      for i in range(0, len(x), batch)])
+        regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
+        report.append({"model": path, "decisions": int(choice.sum()),
+                       "agree": round(float(agree.mean()), 4),
+                       "regret_per_decision": round(float(regret.mean()), 5),
+                       "regret_per_game": round(float(regret.sum() / len(np.unique(games))), 4)})
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agents.distill_file", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -172,12 +228,20 @@ def main(argv: list[str] | None = None) -> int:
     fitp.add_argument("--lr", type=float, default=3e-4)
     fitp.add_argument("--hold", type=int, default=None, help="hold out games from this one")
     fitp.add_argument("--fit-seed", type=int, default=3)
+    reg = sub.add_parser("regret", help="the teacher's equity that students' choices give up")
+    reg.add_argument("labels", nargs="+")
+    reg.add_argument("--models", nargs="+", required=True, help="the networks to score")
+    reg.add_argument("--hold", type=int, default=None,
+                     help="score the games from this one (those a fit held out)")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     if args.step == "label":
         rows = label_file(args.teacher, args.out, args.games, args.seed, args.top_k,
                           args.workers, first=args.first)
         print(f"{rows} labelled afterstates -> {args.out}")
+    elif args.step == "regret":
+        for line in regret_file(args.labels, args.models, args.hold):
+            print(line)
     else:
         print(fit_file(args.labels, args.init, args.out, args.extras, args.hidden,
                        args.epochs, args.lr, args.hold, args.fit_seed))

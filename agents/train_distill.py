@@ -52,7 +52,7 @@ from .td_inputs import N_EXTRA
 from .td_search import search_values
 from .train_td import evaluate_net, log_eval, worker_net, worker_pool
 
-__all__ = ["DistillConfig", "train_distill", "label_game", "widen", "add_extras"]
+__all__ = ["DistillConfig", "train_distill", "label_game", "label_decisions", "widen", "add_extras"]
 
 logger = logging.getLogger(__name__)
 
@@ -161,26 +161,30 @@ def add_extras(net: TDNet) -> TDNet:
 
 
 # ------------------------------------------------------------------ labels
-def label_game(net: TDNet, rng: np.random.Generator, top_k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Play one cubeless self-play game with ``net`` at 0-ply and label it.
+def label_decisions(net: TDNet, rng: np.random.Generator,
+                    top_k: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Play one cubeless self-play game with ``net`` at 0-ply, labelling each decision.
 
-    Returns:
-        ``(features, labels)``: for each decision with a choice, the network inputs of its
-        ``top_k`` best plays (0-ply, best first) and their
+    Yields:
+        ``(features, labels)`` of each decision in turn: the network inputs of its
+        ``top_k`` best plays (0-ply, best first; one row when there is one play) and their
         :func:`~agents.td_search.search_values` (five outputs, the mover's view).
     """
     game = Game(Rules(cube=False))
     game.opening(rng)
-    xs, ys = [], []
     while game.phase != Phase.OVER:
         plays = game.legal_continuations()
         x = plays_features(plays)
         with torch.inference_mode():
             equity = numpy_equity(net(torch.from_numpy(x)).numpy())
         best = np.argsort(-equity, kind="stable")[:top_k]
-        xs.append(x[best])
-        ys.append(search_values(net, [plays[i] for i in best]))
+        yield x[best], search_values(net, [plays[i] for i in best])
         game.play(plays[int(best[0])], rng)
+
+
+def label_game(net: TDNet, rng: np.random.Generator, top_k: int) -> tuple[np.ndarray, np.ndarray]:
+    """One game of :func:`label_decisions`, its decisions' rows one after another."""
+    xs, ys = zip(*label_decisions(net, rng, top_k))
     return np.concatenate(xs), np.concatenate(ys)
 
 

@@ -1,6 +1,7 @@
 """Distillation through a label file (agents/distill_file.py): the file is the same for 1
 and 2 workers and holds label_game's rows, and a student fitted on it learns (held-out
-error down) and reads the hand-made inputs when asked."""
+error down) and reads the hand-made inputs when asked; students are scored by the teacher's
+equity their choices give up."""
 
 from __future__ import annotations
 
@@ -8,10 +9,17 @@ import numpy as np
 import pytest
 import torch
 
-from agents.distill_file import fit_file, label_file, main, read_labels
+from agents.distill_file import (
+    decision_regret,
+    fit_file,
+    label_file,
+    main,
+    read_labels,
+    regret_file,
+)
 from agents.td import TDNet, load_net, save_net
-from agents.td_features import N_FEATURES
-from agents.train_distill import label_game
+from agents.td_features import N_FEATURES, numpy_equity
+from agents.train_distill import label_decisions, label_game
 from bg_env.envs.play_env import board_features
 
 
@@ -29,7 +37,7 @@ def test_the_label_file_is_the_games_labels_for_any_number_of_workers(tmp_path, 
     label_file(teacher, two, games=3, seed=5, top_k=2, workers=2, progress=False)
     a, b = np.load(one), np.load(two)
     assert rows == len(a["labels"]) > 0
-    for key in ("boards", "labels", "games"):
+    for key in ("boards", "labels", "games", "decisions"):
         np.testing.assert_array_equal(a[key], b[key])
     x, y = label_game(load_net(teacher), np.random.default_rng([5, 1]), 2)
     mine = a["games"] == 1
@@ -61,7 +69,7 @@ def test_files_of_consecutive_ranges_add_up_to_the_whole_range(tmp_path, teacher
                  "--top-k", "2"]) == 0
     joined, one = read_labels([head, tail]), np.load(whole)
     assert set(joined["games"].tolist()) == {0, 1, 2, 3}
-    for key in ("boards", "labels", "games"):
+    for key in ("boards", "labels", "games", "decisions"):
         np.testing.assert_array_equal(joined[key], one[key])
     a, b = str(tmp_path / "a.pt"), str(tmp_path / "b.pt")
     fit_file(whole, teacher, a, epochs=1, hold=3)
@@ -72,3 +80,36 @@ def test_files_of_consecutive_ranges_add_up_to_the_whole_range(tmp_path, teacher
         read_labels([head, whole])
     with pytest.raises(ValueError, match="first=-1"):
         label_file(teacher, head, games=2, seed=9, first=-1, progress=False)
+
+
+def test_regret_is_the_teacher_equity_the_students_choice_gives_up():
+    teacher = np.array([0.1, 0.3, 0.0, -0.2, 0.5, 0.4, 0.4])
+    student = np.array([0.5, 0.2, 0.9, 0.1, 0.3, 0.6, 0.6])
+    regret, agree = decision_regret(student, teacher, np.array([0, 2, 4]))
+    np.testing.assert_allclose(regret, [0.2, 0.0, 0.1])  # the last picks 0.4, not 0.5
+    assert agree.tolist() == [False, True, False]
+
+
+def test_the_file_scores_a_student_on_the_held_out_decisions(tmp_path, teacher, capsys):
+    labels = str(tmp_path / "labels.npz")
+    label_file(teacher, labels, games=4, seed=2, top_k=4, progress=False)
+    blob = np.load(labels)
+    net, lost, decisions = load_net(teacher), 0.0, 0
+    for g in (2, 3):
+        steps = list(label_decisions(net, np.random.default_rng([2, g]), 4))
+        mine = blob["games"] == g
+        np.testing.assert_array_equal(blob["decisions"][mine],
+                                      np.concatenate([[d] * len(y) for d, (_, y) in enumerate(steps)]))
+        for _, y in steps:  # the teacher at 0-ply plays the first (best) row
+            if len(y) > 1:
+                equity = numpy_equity(y)
+                lost, decisions = lost + equity.max() - equity[0], decisions + 1
+    [me] = regret_file(labels, [teacher], hold=2)
+    assert me["decisions"] == decisions > 0 and 0 < me["agree"] < 1
+    assert me["regret_per_game"] == pytest.approx(lost / 2, abs=1e-4) and lost > 0
+    assert main(["regret", labels, "--models", teacher, teacher, "--hold", "2"]) == 0
+    assert capsys.readouterr().out.count("regret_per_game") == 2
+    old = str(tmp_path / "old.npz")
+    np.savez(old, **{k: blob[k] for k in ("boards", "labels", "games")})
+    with pytest.raises(ValueError, match="old.npz.*no decision numbers"):
+        regret_file(old, [teacher])
