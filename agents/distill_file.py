@@ -42,14 +42,16 @@ from multiprocessing import get_context
 import numpy as np
 import torch
 
+from bg_env.core.position import Position
 from bg_env.envs.play_env import board_features
 
 from .td import load_net, save_net
-from .td_features import N_FEATURES, numpy_equity
+from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of
 from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
-__all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "regret_file", "main"]
+__all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
+           "regret_file", "main"]
 
 
 def _label_chunk(args) -> tuple[np.ndarray, ...]:
@@ -169,15 +171,43 @@ def decision_regret(student: np.ndarray, teacher: np.ndarray,
     return teacher[best] - teacher[mine], mine == best
 
 
-def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
-                batch: int = 100_000) -> list[dict]:
-    """Score each network in ``models`` by :func:`decision_regret` on the decisions of the
-    games from ``hold`` on (all with ``None``) that offered a choice. Regret is in the
-    teacher's cubeless equity; ``regret_per_game`` adds up both sides' decisions of a
-    self-play game.
+def judge_equities(spec: str, boards: np.ndarray) -> np.ndarray:
+    """The cubeless equity, for the side that just moved, of each afterstate in ``boards``
+    (rows of :func:`~agents.td_inputs.boards_of`) as the agent ``spec`` judges it: a
+    finished game's points, else minus the agent's equity (``probabilities``) of the
+    opponent on roll. ``gnubg:1`` makes GNU Backgammon's one-roll lookahead the judge.
 
     Raises:
-        ValueError: a label file without decision numbers (written before them).
+        ValueError: the agent has no ``probabilities`` to judge with (named).
+    """
+    from . import load_agent
+
+    judge = load_agent(spec)
+    if not callable(getattr(judge, "probabilities", None)):
+        raise ValueError(f"judge {spec!r} gives no probabilities of a position; use td, "
+                         f"td:PATH, gnubg or gnubg:PLIES")
+    out = np.empty(len(boards))
+    for i, row in enumerate(boards.tolist()):
+        after = Position(tuple(row[:26]), tuple(row[26:]))
+        done = after.outcome()
+        if done is not None:
+            out[i] = numpy_equity(np.array(terminal_target(done.kind)))
+        else:
+            out[i] = -numpy_equity(np.asarray(judge.probabilities(after.swap()), dtype=float))
+    return out
+
+
+def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
+                batch: int = 100_000, judge: str | None = None) -> list[dict]:
+    """Score each network in ``models`` by :func:`decision_regret` on the decisions of the
+    games from ``hold`` on (all with ``None``) that offered a choice. Regret is in the
+    cubeless equity of the teacher's labels, or of ``judge`` (an agent spec,
+    :func:`judge_equities`; GNU Backgammon is a judge that taught none of the students);
+    ``regret_per_game`` adds up both sides' decisions of a self-play game.
+
+    Raises:
+        ValueError: a label file without decision numbers (written before them), a judge
+            without probabilities.
         FileNotFoundError, ModelFileError: a model file missing or refused (named).
     """
     blob = read_labels(labels)
@@ -190,7 +220,10 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
                                   | (decisions[1:] != decisions[:-1])])
     choice = np.diff(np.r_[starts, len(games)]) > 1
     x = board_features(blob["boards"][keep])[:, :N_FEATURES]
-    teacher = numpy_equity(blob["labels"][keep].astype(np.float32))
+    if judge is None:
+        teacher = numpy_equity(blob["labels"][keep].astype(np.float32))
+    else:
+        teacher = judge_equities(judge, blob["boards"][keep])
     report = []
     for path in models:
         net = load_net(path).eval()
@@ -198,7 +231,7 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
             student = np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
                                       for i in range(0, len(x), batch)])
         regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
-        report.append({"model": path, "decisions": int(choice.sum()),
+        report.append({"model": path, "judge": judge or "labels", "decisions": int(choice.sum()),
                        "agree": round(float(agree.mean()), 4),
                        "regret_per_decision": round(float(regret.mean()), 5),
                        "regret_per_game": round(float(regret.sum() / len(np.unique(games))), 4)})
@@ -233,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     reg.add_argument("--models", nargs="+", required=True, help="the networks to score")
     reg.add_argument("--hold", type=int, default=None,
                      help="score the games from this one (those a fit held out)")
+    reg.add_argument("--judge", default=None,
+                     help="an agent spec whose equities judge the choices instead of the "
+                          "labels, e.g. gnubg:1 (optional gnubg-nn)")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     if args.step == "label":
@@ -240,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
                           args.workers, first=args.first)
         print(f"{rows} labelled afterstates -> {args.out}")
     elif args.step == "regret":
-        for line in regret_file(args.labels, args.models, args.hold):
+        for line in regret_file(args.labels, args.models, args.hold, judge=args.judge):
             print(line)
     else:
         print(fit_file(args.labels, args.init, args.out, args.extras, args.hidden,

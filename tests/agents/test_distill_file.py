@@ -12,6 +12,7 @@ import torch
 from agents.distill_file import (
     decision_regret,
     fit_file,
+    judge_equities,
     label_file,
     main,
     read_labels,
@@ -20,6 +21,7 @@ from agents.distill_file import (
 from agents.td import TDNet, load_net, save_net
 from agents.td_features import N_FEATURES, numpy_equity
 from agents.train_distill import label_decisions, label_game
+from bg_env.core.position import Position
 from bg_env.envs.play_env import board_features
 
 
@@ -113,3 +115,22 @@ def test_the_file_scores_a_student_on_the_held_out_decisions(tmp_path, teacher, 
     np.savez(old, **{k: blob[k] for k in ("boards", "labels", "games")})
     with pytest.raises(ValueError, match="old.npz.*no decision numbers"):
         regret_file(old, [teacher])
+
+
+def test_a_judge_rates_the_afterstates_for_the_side_that_moved(tmp_path, teacher):
+    labels = str(tmp_path / "labels.npz")
+    label_file(teacher, labels, games=2, seed=3, top_k=3, progress=False)
+    boards = np.load(labels)["boards"]
+    equity = judge_equities(f"td:{teacher}", boards)
+    done = np.array([Position(tuple(b[:26].tolist()), tuple(b[26:].tolist())).outcome() is not None
+                     for b in boards])
+    assert done.any() and (~done).any()
+    with torch.inference_mode():
+        mine = numpy_equity(load_net(teacher)(torch.from_numpy(
+            board_features(boards)[:, :N_FEATURES].copy())).numpy())
+    np.testing.assert_allclose(equity[~done], mine[~done], atol=1e-6)
+    assert set(equity[done].tolist()) <= {1.0, 2.0, 3.0}
+    [me] = regret_file(labels, [teacher], judge=f"td:{teacher}")
+    assert me["judge"] == f"td:{teacher}" and me["regret_per_decision"] >= 0
+    with pytest.raises(ValueError, match="judge 'random'"):
+        judge_equities("random", boards)
