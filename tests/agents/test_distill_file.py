@@ -111,6 +111,13 @@ def test_the_file_scores_a_student_on_the_held_out_decisions(tmp_path, teacher, 
     assert me["regret_per_game"] == pytest.approx(lost / 2, abs=1e-4) and lost > 0
     assert main(["regret", labels, "--models", teacher, teacher, "--hold", "2"]) == 0
     assert capsys.readouterr().out.count("regret_per_game") == 2
+    torch.manual_seed(9)
+    other = str(tmp_path / "other.pt")
+    save_net(TDNet(8).eval(), other)
+    mine, theirs = regret_file(labels, [teacher, other], hold=2)
+    assert "ci95" not in mine and theirs["ci95"] > 0
+    assert theirs["less_than_first_per_game"] == pytest.approx(
+        mine["regret_per_game"] - theirs["regret_per_game"], abs=2e-4)
     old = str(tmp_path / "old.npz")
     np.savez(old, **{k: blob[k] for k in ("boards", "labels", "games")})
     with pytest.raises(ValueError, match="old.npz.*no decision numbers"):
