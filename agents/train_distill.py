@@ -68,7 +68,7 @@ class DistillConfig:
     init: str = ""
     """The TD network file to improve (read weights-only); empty: the shipped
     ``agents/models/td.pt``."""
-    hidden: int = 320
+    hidden: int = 480
     """Hidden units of the trained network: the ``init`` network's or more (net2net)."""
     extras: bool = True
     """Give the network the hand-made inputs of :mod:`agents.td_inputs` (shots, pips lost
