@@ -115,6 +115,9 @@ def cmd_eval(args) -> int:
 
     a, b = _load_eval_agent(args.agent_a), _load_eval_agent(args.agent_b)
     a.name, b.name = args.agent_a, args.agent_b
+    torch = sys.modules.get("torch")  # loaded by the agents that run networks
+    if torch is not None:
+        torch.set_num_threads(args.torch_threads)
     naive = args.cube_naive
     if naive in ("A", "both"):
         a = _cube_naive(a, args.agent_a)
@@ -269,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--save-mat", metavar="FILE",
                    help="save the games as a Jellyfish .mat record for GNU Backgammon "
                         "(with --match: one file per match, FILE-1.mat, ...)")
+    e.add_argument("--torch-threads", type=_positive_int, default=1, metavar="N",
+                   help="threads of the agents' networks (default 1, as training's "
+                        "torch_threads: jobs side by side do not wait on each other's threads)")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
 

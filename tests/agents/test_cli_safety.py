@@ -182,6 +182,20 @@ def test_evaluations_against_random_repeat_with_the_seed():
     assert run_cube(4) != run_cube(5)
 
 
+def test_eval_runs_the_networks_on_the_threads_asked(capsys):
+    before = torch.get_num_threads()
+    try:
+        assert main(["eval", "td", "random", "--games", "2", "--torch-threads", "2",
+                     "--quiet"]) == 0
+        assert torch.get_num_threads() == 2
+        assert main(["eval", "td", "random", "--games", "2", "--quiet"]) == 0
+        assert torch.get_num_threads() == 1  # the default
+    finally:
+        torch.set_num_threads(before)
+    assert main(["eval", "td", "random", "--torch-threads", "0"]) == 2
+    assert "--torch-threads: '0'" in capsys.readouterr().err
+
+
 def test_a_random_agent_with_its_own_seed_keeps_it():
     mine = load_agent("random:7")
     evaluate(mine, load_agent("pubeval"), games=2, seed=0)
