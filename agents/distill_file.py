@@ -214,8 +214,8 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     independent).
 
     Raises:
-        ValueError: a label file without decision numbers (written before them), a judge
-            without probabilities.
+        ValueError: a label file without decision numbers (written before them), no
+            decision with a choice from ``hold`` on, a judge without probabilities.
         FileNotFoundError, ModelFileError: a model file missing or refused (named).
     """
     blob = read_labels(labels)
@@ -227,6 +227,10 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     starts = np.flatnonzero(np.r_[True, (games[1:] != games[:-1])
                                   | (decisions[1:] != decisions[:-1])])
     choice = np.diff(np.r_[starts, len(games)]) > 1
+    if not choice.any():
+        raise ValueError(f"label files {labels!r}: no decision with a choice in the games "
+                         f"from {hold} on (they hold games {int(blob['games'].min())}.."
+                         f"{int(blob['games'].max())})")
     x = board_features(blob["boards"][keep])[:, :N_FEATURES]
     if judge is None:
         teacher = numpy_equity(blob["labels"][keep].astype(np.float32))

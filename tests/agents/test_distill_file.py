@@ -118,6 +118,8 @@ def test_the_file_scores_a_student_on_the_held_out_decisions(tmp_path, teacher, 
     assert "ci95" not in mine and theirs["ci95"] > 0
     assert theirs["less_than_first_per_game"] == pytest.approx(
         mine["regret_per_game"] - theirs["regret_per_game"], abs=2e-4)
+    with pytest.raises(ValueError, match=r"from 9 on \(they hold games 0..3\)"):
+        regret_file(labels, [teacher], hold=9)
     old = str(tmp_path / "old.npz")
     np.savez(old, **{k: blob[k] for k in ("boards", "labels", "games")})
     with pytest.raises(ValueError, match="old.npz.*no decision numbers"):
