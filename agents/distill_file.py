@@ -53,6 +53,7 @@ from bg_env.envs.play_env import board_features
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of
+from .td_search import segment_argmax
 from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
 __all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
@@ -170,9 +171,8 @@ def decision_regret(student: np.ndarray, teacher: np.ndarray,
     teacher's equity given up by the student's choice (the teacher's best row minus the
     teacher's value of the student's best row; first row on a tie) and whether the two
     chose the same row. ``student`` and ``teacher`` are equities of the same rows."""
-    ends = np.r_[starts[1:], len(student)]
-    mine = np.array([a + int(np.argmax(student[a:b])) for a, b in zip(starts, ends)], dtype=int)
-    best = np.array([a + int(np.argmax(teacher[a:b])) for a, b in zip(starts, ends)], dtype=int)
+    lengths = np.diff(np.r_[starts, len(student)])
+    mine, best = (segment_argmax(x, starts, lengths) for x in (student, teacher))
     return teacher[best] - teacher[mine], mine == best
 
 

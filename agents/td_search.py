@@ -30,7 +30,7 @@ from bg_env.envs.play_env import board_features
 
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
-__all__ = ["ROLLS", "search_values", "search_choice", "check_prune"]
+__all__ = ["ROLLS", "search_values", "search_choice", "check_prune", "segment_argmax"]
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -114,14 +114,14 @@ def search_values(net, plays: list[Play]) -> np.ndarray:
         out = net(torch.from_numpy(rows)).numpy()
     _terminal_rows(all_me, all_opp, out)
     starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
-    best = _segment_argmax(numpy_equity(out), starts, np.asarray(segments))
+    best = segment_argmax(numpy_equity(out), starts, np.asarray(segments))
     ours = flip_numpy(out[best]).reshape(len(owners), len(ROLLS), 5)
     weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
     values[owners] = np.einsum("r,nrk->nk", weights, ours)
     return values
 
 
-def _segment_argmax(x: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def segment_argmax(x: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Index into ``x`` of the first maximum of each segment ``x[start:start+length]``."""
     peaks = np.maximum.reduceat(x, starts)
     segment = np.repeat(np.arange(len(starts)), lengths)
