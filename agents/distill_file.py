@@ -59,6 +59,8 @@ from .train_distill import DistillConfig, add_extras, fit, label_decisions, wide
 __all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
            "regret_file", "main"]
 
+_KEYS = ("boards", "labels", "games", "decisions")  # the arrays of a label file
+
 
 def _label_chunk(args) -> tuple[np.ndarray, ...]:
     teacher, games, seed, top_k = args
@@ -99,9 +101,6 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
     np.savez(tmp, **{key: np.concatenate([p[i] for p in parts]) for i, key in enumerate(_KEYS)})
     os.replace(tmp, out)
     return sum(len(p[1]) for p in parts)
-
-
-_KEYS = ("boards", "labels", "games", "decisions")
 
 
 def _progress(show: bool, parts: list, first: int, games: int, t0: float) -> None:
@@ -236,14 +235,13 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
         teacher = numpy_equity(blob["labels"][keep].astype(np.float32))
     else:
         teacher = judge_equities(judge, blob["boards"][keep])
-    report, first = [], None
+    report, first, n_games = [], None, len(np.unique(games))
     for path in models:
         net = load_net(path).eval()
         with torch.inference_mode():
             student = np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
                                       for i in range(0, len(x), batch)])
         regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
-        n_games = len(np.unique(games))
         line = {"model": path, "judge": judge or "labels", "decisions": int(choice.sum()),
                 "agree": round(float(agree.mean()), 4),
                 "regret_per_decision": round(float(regret.mean()), 5),
