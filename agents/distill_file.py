@@ -182,13 +182,14 @@ def judge_equities(spec: str, boards: np.ndarray) -> np.ndarray:
     opponent on roll. ``gnubg:1`` makes GNU Backgammon's one-roll lookahead the judge.
 
     Raises:
-        ValueError: the agent has no ``probabilities`` to judge with (named).
+        ValueError: the agent has no ``probabilities`` to rate with (named).
     """
     from . import load_agent
 
     judge = load_agent(spec)
     if not callable(getattr(judge, "probabilities", None)):
-        raise ValueError(f"judge {spec!r} gives no probabilities of a position; use td, "
+        raise ValueError(f"agent {spec!r} gives no probabilities of a position to rate "
+                         f"afterstates with; use td, "
                          f"td:PATH, gnubg or gnubg:PLIES")
     out = np.empty(len(boards))
     for i, row in enumerate(boards.tolist()):
@@ -201,9 +202,23 @@ def judge_equities(spec: str, boards: np.ndarray) -> np.ndarray:
     return out
 
 
+def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, batch: int) -> np.ndarray:
+    """The equities ``model`` gives the rows: a network file's 0-ply outputs for the
+    feature rows ``x``, or for an agent spec (``gnubg:0``, ``td:PATH``) that is not a file
+    :func:`judge_equities` of the ``boards``."""
+    is_file = os.path.exists(model) or (model.endswith(".pt") and ":" not in model)
+    if not is_file:
+        return judge_equities(model, boards)
+    net = load_net(model).eval()
+    with torch.inference_mode():
+        return np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
+                               for i in range(0, len(x), batch)])
+
+
 def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
                 batch: int = 100_000, judge: str | None = None) -> list[dict]:
-    """Score each network in ``models`` by :func:`decision_regret` on the decisions of the
+    """Score each network file in ``models`` (or agent spec with ``probabilities``, such as
+    ``gnubg:0``: its equities of the afterstates) by :func:`decision_regret` on the decisions of the
     games from ``hold`` on (all with ``None``) that offered a choice. Regret is in the
     cubeless equity of the teacher's labels, or of ``judge`` (an agent spec,
     :func:`judge_equities`; GNU Backgammon is a judge that taught none of the students);
@@ -237,10 +252,7 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
         teacher = judge_equities(judge, blob["boards"][keep])
     report, first, n_games = [], None, len(np.unique(games))
     for path in models:
-        net = load_net(path).eval()
-        with torch.inference_mode():
-            student = np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
-                                      for i in range(0, len(x), batch)])
+        student = _student_equities(path, x, blob["boards"][keep], batch)
         regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
         line = {"model": path, "judge": judge or "labels", "decisions": int(choice.sum()),
                 "agree": round(float(agree.mean()), 4),
@@ -281,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     fitp.add_argument("--fit-seed", type=int, default=3)
     reg = sub.add_parser("regret", help="the teacher's equity that students' choices give up")
     reg.add_argument("labels", nargs="+")
-    reg.add_argument("--models", nargs="+", required=True, help="the networks to score")
+    reg.add_argument("--models", nargs="+", required=True,
+                     help="the network files to score, or agent specs with probabilities "
+                          "(gnubg:0: where GNU Backgammon's 0-ply stands)")
     reg.add_argument("--hold", type=int, default=None,
                      help="score the games from this one (those a fit held out)")
     reg.add_argument("--judge", default=None,

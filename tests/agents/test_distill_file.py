@@ -141,5 +141,22 @@ def test_a_judge_rates_the_afterstates_for_the_side_that_moved(tmp_path, teacher
     assert set(equity[done].tolist()) <= {1.0, 2.0, 3.0}
     [me] = regret_file(labels, [teacher], judge=f"td:{teacher}")
     assert me["judge"] == f"td:{teacher}" and me["regret_per_decision"] >= 0
-    with pytest.raises(ValueError, match="judge 'random'"):
+    with pytest.raises(ValueError, match="agent 'random' gives no probabilities"):
         judge_equities("random", boards)
+
+
+def test_an_agent_spec_is_scored_like_a_network(tmp_path, teacher):
+    """A model that is an agent spec, not a file (``gnubg:0``, ``td:PATH``), is scored by
+    its own equities of the rows: judged by itself it gives up nothing."""
+    labels = str(tmp_path / "labels.npz")
+    label_file(teacher, labels, games=2, seed=5, top_k=3, progress=False)
+    spec = f"td:{teacher}"
+    [me] = regret_file(labels, [spec], judge=spec)
+    assert me["model"] == spec and me["decisions"] > 0
+    assert me["agree"] == 1.0 and me["regret_per_game"] == 0.0
+    [by_labels] = regret_file(labels, [spec])  # against the lookahead: a real regret
+    assert by_labels["regret_per_game"] > 0 and by_labels["agree"] < 1
+    with pytest.raises(ValueError, match="agent 'random' gives no probabilities"):
+        regret_file(labels, ["random"])
+    with pytest.raises(FileNotFoundError, match="missing.pt"):
+        regret_file(labels, [str(tmp_path / "missing.pt")])
