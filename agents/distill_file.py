@@ -131,14 +131,28 @@ def read_labels(paths: str | list[str]) -> dict[str, np.ndarray]:
     return {key: np.concatenate([p[key] for p in parts]) for key in keys}
 
 
+def decision_starts(games: np.ndarray, decisions: np.ndarray) -> np.ndarray:
+    """The first row of each decision in label rows (a decision's rows are consecutive)."""
+    return np.flatnonzero(np.r_[True, (games[1:] != games[:-1])
+                                | (decisions[1:] != decisions[:-1])])
+
+
 def fit_file(labels: str | list[str], init: str, out: str, extras: bool = False, hidden: int = 0,
              epochs: int = 8, lr: float = 3e-4, hold: int | None = None, fit_seed: int = 3,
-             batch_size: int = 256) -> dict:
+             batch_size: int = 256, rank_weight: float = 0.0) -> dict:
     """Fit the ``init`` network (widened to ``hidden`` units and given the hand-made inputs
     when asked) on the labels (one file or several: :func:`read_labels`) of games below
-    ``hold``; writes ``out``. Returns the rows and the held-out games' mean squared error
-    before and after."""
+    ``hold``; writes ``out``. ``rank_weight`` adds the decisions' ordering to the loss
+    (:func:`~agents.train_distill.rank_loss`; the files need decision numbers). Returns the
+    rows and the held-out games' mean squared error before and after.
+
+    Raises:
+        ValueError: ``rank_weight`` with label files that hold no decision numbers.
+    """
     blob = read_labels(labels)
+    if rank_weight and "decisions" not in blob:
+        raise ValueError(f"label files {labels!r} hold no decision numbers (written by an "
+                         f"older version): --rank-weight needs them")
     x = board_features(blob["boards"])[:, :N_FEATURES].copy()
     y = blob["labels"].astype(np.float32)
     games = blob["games"]
@@ -158,7 +172,8 @@ def fit_file(labels: str | list[str], init: str, out: str, extras: bool = False,
 
     before = held_out()
     cfg = DistillConfig(epochs=epochs, lr=lr, seed=fit_seed, batch_size=batch_size)
-    loss = fit(net, x[train], y[train], cfg, 1, "cpu")
+    starts = (decision_starts(games[train], blob["decisions"][train]) if rank_weight else None)
+    loss = fit(net, x[train], y[train], cfg, 1, "cpu", starts, rank_weight)
     save_net(net.eval(), out)
     return {"rows": int(train.sum()), "held_out_rows": int((~train).sum()), "loss": loss,
             "held_out_before": before, "held_out_after": held_out()}
@@ -238,8 +253,7 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
                          f"older version): label the games again to score regret")
     keep = blob["games"] >= hold if hold is not None else np.ones(len(blob["games"]), bool)
     games, decisions = blob["games"][keep], blob["decisions"][keep]
-    starts = np.flatnonzero(np.r_[True, (games[1:] != games[:-1])
-                                  | (decisions[1:] != decisions[:-1])])
+    starts = decision_starts(games, decisions)
     choice = np.diff(np.r_[starts, len(games)]) > 1
     if not choice.any():
         raise ValueError(f"label files {labels!r}: no decision with a choice in the games "
@@ -291,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     fitp.add_argument("--lr", type=float, default=3e-4)
     fitp.add_argument("--hold", type=int, default=None, help="hold out games from this one")
     fitp.add_argument("--fit-seed", type=int, default=3)
+    fitp.add_argument("--rank-weight", type=float, default=0.0,
+                      help="add the decisions' ordering of their plays to the loss, this weight")
     reg = sub.add_parser("regret", help="the teacher's equity that students' choices give up")
     reg.add_argument("labels", nargs="+")
     reg.add_argument("--models", nargs="+", required=True,
@@ -312,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
     else:
         print(fit_file(args.labels, args.init, args.out, args.extras, args.hidden,
-                       args.epochs, args.lr, args.hold, args.fit_seed))
+                       args.epochs, args.lr, args.hold, args.fit_seed,
+                       rank_weight=args.rank_weight))
     return 0
 
 

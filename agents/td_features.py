@@ -15,7 +15,8 @@ from bg_env.envs.observation import encode_boards
 from bg_env.envs.play_env import candidate_features, play_features
 
 __all__ = ["N_FEATURES", "features", "features_reference", "plays_features",
-           "position_features", "flip_outputs", "numpy_equity", "terminal_target"]
+           "position_features", "flip_outputs", "numpy_equity", "terminal_target",
+           "EQUITY_WEIGHTS"]
 
 N_FEATURES = 200
 _PIPS = np.arange(26, dtype=np.float32)
@@ -60,12 +61,13 @@ def flip_outputs(v: torch.Tensor) -> torch.Tensor:
     return torch.stack([1 - v[..., 0], v[..., 3], v[..., 4], v[..., 1], v[..., 2]], dim=-1)
 
 
-_EQUITY_NP = np.array([2.0, 1.0, 1.0, -1.0, -1.0], dtype=np.float32)
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0], dtype=np.float32)
+"""Equity is ``outputs @ EQUITY_WEIGHTS - 1`` (:func:`numpy_equity`)."""
 
 
 def numpy_equity(v: np.ndarray) -> np.ndarray:
     """Cubeless money equity of output rows: 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg)."""
-    return v @ _EQUITY_NP - 1.0
+    return v @ EQUITY_WEIGHTS - 1.0
 
 
 def terminal_target(kind: str) -> list[float]:

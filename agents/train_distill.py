@@ -48,6 +48,7 @@ from .model_files import load_torch_file
 from .report import write_report
 from .td import (TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features,
                  save_net)
+from .td_features import EQUITY_WEIGHTS
 from .td_inputs import N_EXTRA
 from .td_search import search_values
 from .train_td import evaluate_net, log_eval, worker_net, worker_pool
@@ -223,27 +224,73 @@ def _labels(net: TDNet, cfg: DistillConfig, round_no: int, pool,
 
 # ------------------------------------------------------------------ fit
 def fit(net: TDNet, x: np.ndarray, y: np.ndarray, cfg: DistillConfig, round_no: int,
-        device: str) -> float:
+        device: str, starts: np.ndarray | None = None, rank_weight: float = 0.0) -> float:
     """``cfg.epochs`` passes of Adam over ``(x, y)`` in an order drawn from
-    ``(seed, round)``; returns the last epoch's mean loss."""
+    ``(seed, round)``; returns the last epoch's mean loss.
+
+    With ``rank_weight`` the rows are decisions' plays (decision ``i``'s rows run from
+    ``starts[i]`` to the next start), each batch holds whole decisions (about
+    ``cfg.batch_size`` rows), and the loss adds ``rank_weight`` times :func:`rank_loss`:
+    what decides a play is how the network orders a decision's plays, which the squared
+    error of each row alone weighs no more than their common level."""
+    if rank_weight and starts is None:
+        raise ValueError("rank_weight needs the decisions' first rows (starts)")
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     order = torch.Generator().manual_seed(cfg.seed * 1000 + round_no)
     xt = torch.from_numpy(net.layer_inputs(x)).to(device)  # the hand-made inputs once
     yt = torch.from_numpy(y).to(device)
     net.train()
     for epoch in range(cfg.epochs):
-        perm = torch.randperm(len(xt), generator=order).to(device)
+        if rank_weight:
+            batches = decision_batches(starts, len(xt), cfg.batch_size, order)
+        else:
+            perm = torch.randperm(len(xt), generator=order)
+            batches = ((perm[i:i + cfg.batch_size], None) for i in range(0, len(xt), cfg.batch_size))
         total = 0.0
-        for start in range(0, len(xt), cfg.batch_size):
-            batch = perm[start:start + cfg.batch_size]
-            loss = torch.nn.functional.mse_loss(net.body(xt[batch]), yt[batch])
+        for rows, segment in batches:
+            rows = rows.to(device)
+            out = net.body(xt[rows])
+            loss = torch.nn.functional.mse_loss(out, yt[rows])
+            if rank_weight:
+                loss = loss + rank_weight * rank_loss(out, yt[rows], segment.to(device))
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += loss.item() * len(batch)
+            total += loss.item() * len(rows)
         logger.info("round %d epoch %d: loss %.6f", round_no, epoch + 1, total / max(len(xt), 1))
     net.eval()
     return total / max(len(xt), 1)
+
+
+def decision_batches(starts: np.ndarray, n_rows: int, batch_size: int,
+                     generator: torch.Generator) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    """The rows of decisions (``starts``, each to the next start or ``n_rows``) in an order
+    drawn from ``generator``, as batches of whole decisions: ``(rows, segment)``, the
+    batch's row indices and each row's decision numbered from 0 within the batch. A batch
+    starts at the first decision that begins at or after ``batch_size`` rows past the last
+    batch's start."""
+    lengths = np.diff(np.r_[starts, n_rows])
+    perm = torch.randperm(len(starts), generator=generator).numpy()
+    length = lengths[perm]
+    begin = np.cumsum(length) - length  # where each decision begins in the new order
+    rows = np.repeat(starts[perm] - begin, length) + np.arange(n_rows)
+    decision = np.repeat(np.arange(len(perm)), length)
+    batch = np.repeat(begin // batch_size, length)
+    cuts = np.flatnonzero(np.r_[True, batch[1:] != batch[:-1], True])
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        yield torch.from_numpy(rows[a:b]), torch.from_numpy(decision[a:b] - decision[a])
+
+
+def rank_loss(out: torch.Tensor, y: torch.Tensor, segment: torch.Tensor) -> torch.Tensor:
+    """Mean squared error of the rows' equities measured from their decision's mean
+    equity (``segment``: each row's decision, numbered from 0): zero when the network
+    orders and spaces every decision's plays as the labels do, whatever their level."""
+    w = torch.from_numpy(EQUITY_WEIGHTS).to(out.device)
+    n = int(segment.max()) + 1
+    gap = out @ w - y @ w
+    count = torch.zeros(n, device=out.device).index_add_(0, segment, torch.ones_like(gap))
+    mean = torch.zeros(n, device=out.device).index_add_(0, segment, gap) / count
+    return ((gap - mean[segment]) ** 2).mean()
 
 
 # ------------------------------------------------------------------ the run

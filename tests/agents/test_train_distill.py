@@ -14,8 +14,10 @@ from agents.config import ConfigError
 from agents.td import TDNet, load_net, numpy_equity, plays_features, save_net
 from agents.td_features import N_FEATURES
 from agents.td_search import search_values
-from agents.train_distill import DistillConfig, label_game, train_distill, widen
+from agents.train_distill import (DistillConfig, decision_batches, label_game, rank_loss,
+                                  train_distill, widen)
 from bg_env.core.game import Game, Rules
+from bg_env.envs.play_env import board_features
 
 
 def small_net(hidden: int = 8, seed: int = 0) -> TDNet:
@@ -134,3 +136,58 @@ def test_the_shipped_config_runs_from_the_command_line_in_any_folder(tmp_path, m
     assert main(["train", "td_distill", "--quiet", "--set", f"init={init}", "run_dir=run",
                  "rounds=1", "games=1", "top_k=1", "epochs=1", "eval_games=2", "hidden=9"]) == 0
     assert load_net(str(tmp_path / "run" / "model.pt")).hidden == 9
+
+
+def test_decision_batches_hold_whole_decisions_and_every_row_once():
+    starts = np.array([0, 3, 4, 9, 11, 12, 17])  # 7 decisions, 20 rows
+    lengths = np.diff(np.r_[starts, 20])
+    seen = []
+    for rows, segment in decision_batches(starts, 20, 6, torch.Generator().manual_seed(1)):
+        rows, segment = rows.numpy(), segment.numpy()
+        assert segment[0] == 0 and (np.diff(segment) >= 0).all()
+        for d in np.unique(segment):  # each of the batch's decisions is whole and in order
+            mine = rows[segment == d]
+            first = int(np.flatnonzero(starts == mine[0])[0])
+            np.testing.assert_array_equal(mine, np.arange(starts[first], starts[first] + lengths[first]))
+        seen.extend(rows.tolist())
+    assert sorted(seen) == list(range(20)) and seen != list(range(20))  # all, shuffled
+
+
+def test_rank_loss_sees_the_order_of_a_decisions_plays_not_their_level():
+    y = torch.tensor([[0.6, 0, 0, 0, 0], [0.5, 0, 0, 0, 0], [0.3, 0, 0, 0, 0]])
+    segment = torch.tensor([0, 0, 1])
+    level = y + torch.tensor([0.1, 0, 0, 0, 0])  # every row 0.2 equity higher
+    assert float(rank_loss(level, y, segment)) == pytest.approx(0.0, abs=1e-7)
+    swapped = y[[1, 0, 2]]  # the first decision's two plays swapped: gaps +-0.2 from their mean
+    # equity 2 P(win) - 1: the rows' gaps to the labels are -0.2, +0.2, 0; less their
+    # decision's mean (0, 0, 0): a mean square of (0.04 + 0.04 + 0) / 3
+    assert float(rank_loss(swapped, y, segment)) == pytest.approx(0.08 / 3, rel=1e-5)
+
+
+def test_a_fit_with_the_ranking_term_orders_the_decisions_better(tmp_path):
+    from agents.distill_file import decision_starts, fit_file, label_file, read_labels
+
+    torch.manual_seed(4)
+    teacher = str(tmp_path / "teacher.pt")
+    save_net(TDNet(8).eval(), teacher)
+    labels = str(tmp_path / "labels.npz")
+    label_file(teacher, labels, games=6, seed=2, top_k=5, progress=False)
+    blob = read_labels(labels)
+    x = torch.from_numpy(board_features(blob["boards"])[:, :N_FEATURES].copy())
+    y = torch.from_numpy(blob["labels"].astype(np.float32))
+    starts = decision_starts(blob["games"], blob["decisions"])
+    segment = torch.from_numpy(np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(y)])))
+
+    def ranking(path):
+        with torch.inference_mode():
+            return float(rank_loss(load_net(path)(x), y, segment))
+
+    for weight in (0.0, 5.0):
+        fit_file(labels, teacher, str(tmp_path / f"w{weight}.pt"), epochs=6, lr=3e-3,
+                 batch_size=64, rank_weight=weight)
+    plain, ranked = ranking(str(tmp_path / "w0.0.pt")), ranking(str(tmp_path / "w5.0.pt"))
+    assert ranked < 0.95 * min(plain, ranking(teacher))
+    old = str(tmp_path / "old.npz")
+    np.savez(old, **{k: np.load(labels)[k] for k in ("boards", "labels", "games")})
+    with pytest.raises(ValueError, match="old.npz.*rank-weight needs them"):
+        fit_file(old, teacher, str(tmp_path / "x.pt"), rank_weight=1.0)
