@@ -217,11 +217,19 @@ def judge_equities(spec: str, boards: np.ndarray) -> np.ndarray:
     return out
 
 
-def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, batch: int) -> np.ndarray:
+LABELS_MODEL = "labels"
+"""The model name that scores the teacher's own lookahead labels as a student's choices."""
+
+
+def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.ndarray,
+                      batch: int) -> np.ndarray:
     """The equities ``model`` gives the rows: a network file's 0-ply outputs for the
-    feature rows ``x``, or for an agent spec (``gnubg:0``, ``td:PATH``) that is not a file
-    :func:`judge_equities` of the ``boards``."""
+    feature rows ``x``; :data:`LABELS_MODEL`'s the ``labels``' (the teacher's lookahead);
+    for an agent spec (``gnubg:0``, ``td:PATH``) that is not a file :func:`judge_equities`
+    of the ``boards``."""
     is_file = os.path.exists(model) or (model.endswith(".pt") and ":" not in model)
+    if model == LABELS_MODEL and not is_file:
+        return numpy_equity(labels.astype(np.float32))
     if not is_file:
         return judge_equities(model, boards)
     net = load_net(model).eval()
@@ -233,7 +241,7 @@ def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, batch: int)
 def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
                 batch: int = 100_000, judge: str | None = None) -> list[dict]:
     """Score each network file in ``models`` (or agent spec with ``probabilities``, such as
-    ``gnubg:0``: its equities of the afterstates) by :func:`decision_regret` on the decisions of the
+    ``gnubg:0``: its equities of the afterstates; or ``labels``, the teacher's lookahead) by :func:`decision_regret` on the decisions of the
     games from ``hold`` on (all with ``None``) that offered a choice. Regret is in the
     cubeless equity of the teacher's labels, or of ``judge`` (an agent spec,
     :func:`judge_equities`; GNU Backgammon is a judge that taught none of the students);
@@ -266,7 +274,8 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
         teacher = judge_equities(judge, blob["boards"][keep])
     report, first, n_games = [], None, len(np.unique(games))
     for path in models:
-        student = _student_equities(path, x, blob["boards"][keep], batch)
+        student = _student_equities(path, x, blob["boards"][keep], blob["labels"][keep],
+                                    batch)
         regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
         line = {"model": path, "judge": judge or "labels", "decisions": int(choice.sum()),
                 "agree": round(float(agree.mean()), 4),
@@ -310,8 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     reg = sub.add_parser("regret", help="the teacher's equity that students' choices give up")
     reg.add_argument("labels", nargs="+")
     reg.add_argument("--models", nargs="+", required=True,
-                     help="the network files to score, or agent specs with probabilities "
-                          "(gnubg:0: where GNU Backgammon's 0-ply stands)")
+                     help="the network files to score, agent specs with probabilities "
+                          "(gnubg:0: where GNU Backgammon's 0-ply stands), or 'labels' "
+                          "(the teacher's lookahead itself, best scored with a --judge)")
     reg.add_argument("--hold", type=int, default=None,
                      help="score the games from this one (those a fit held out)")
     reg.add_argument("--judge", default=None,

@@ -154,8 +154,11 @@ def test_an_agent_spec_is_scored_like_a_network(tmp_path, teacher):
     [me] = regret_file(labels, [spec], judge=spec)
     assert me["model"] == spec and me["decisions"] > 0
     assert me["agree"] == 1.0 and me["regret_per_game"] == 0.0
-    [by_labels] = regret_file(labels, [spec])  # against the lookahead: a real regret
-    assert by_labels["regret_per_game"] > 0 and by_labels["agree"] < 1
+    [by_labels, teacher_itself] = regret_file(labels, [spec, "labels"])
+    assert by_labels["regret_per_game"] > 0 and by_labels["agree"] < 1  # a real regret
+    assert teacher_itself["regret_per_game"] == 0.0 and teacher_itself["agree"] == 1.0
+    [judged] = regret_file(labels, ["labels"], judge=spec)  # the lookahead, judged at 0-ply
+    assert judged["regret_per_game"] > 0
     with pytest.raises(ValueError, match="agent 'random' gives no probabilities"):
         regret_file(labels, ["random"])
     with pytest.raises(FileNotFoundError, match="missing.pt"):
