@@ -57,7 +57,7 @@ from .td_search import segment_argmax
 from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
 __all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
-           "regret_file", "main"]
+           "regret_file", "decision_starts", "LABELS_MODEL", "main"]
 
 _KEYS = ("boards", "labels", "games", "decisions")  # the arrays of a label file
 
@@ -241,14 +241,14 @@ def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.
 def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
                 batch: int = 100_000, judge: str | None = None) -> list[dict]:
     """Score each network file in ``models`` (or agent spec with ``probabilities``, such as
-    ``gnubg:0``: its equities of the afterstates; or ``labels``, the teacher's lookahead) by :func:`decision_regret` on the decisions of the
-    games from ``hold`` on (all with ``None``) that offered a choice. Regret is in the
-    cubeless equity of the teacher's labels, or of ``judge`` (an agent spec,
-    :func:`judge_equities`; GNU Backgammon is a judge that taught none of the students);
-    ``regret_per_game`` adds up both sides' decisions of a self-play game. Each model after
-    the first also gets ``less_than_first_per_game``, the regret a game it saves against the
-    first on the same decisions, with a 95% half-width ``ci95`` (decisions taken as
-    independent).
+    ``gnubg:0``: its equities of the afterstates; or ``labels``, the teacher's lookahead)
+    by :func:`decision_regret` on the decisions of the games from ``hold`` on (all with
+    ``None``) that offered a choice. Regret is in the cubeless equity of the teacher's
+    labels, or of ``judge`` (an agent spec, :func:`judge_equities`; GNU Backgammon is a
+    judge that taught none of the students); ``regret_per_game`` adds up both sides'
+    decisions of a self-play game. Each model after the first also gets
+    ``less_than_first_per_game``, the regret a game it saves against the first on the same
+    decisions, with a 95% half-width ``ci95`` (decisions taken as independent).
 
     Raises:
         ValueError: a label file without decision numbers (written before them), no

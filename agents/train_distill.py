@@ -30,6 +30,7 @@ with the weights the round started with, so a run is the same run again for any 
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -46,14 +47,14 @@ from .config import ConfigError, refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .model_files import load_torch_file
 from .report import write_report
-from .td import (TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features,
-                 save_net)
+from .td import TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features, save_net
 from .td_features import EQUITY_WEIGHTS
 from .td_inputs import N_EXTRA
 from .td_search import search_values
 from .train_td import evaluate_net, log_eval, worker_net, worker_pool
 
-__all__ = ["DistillConfig", "train_distill", "label_game", "label_decisions", "widen", "add_extras"]
+__all__ = ["DistillConfig", "train_distill", "label_game", "label_decisions", "widen", "add_extras",
+           "fit", "decision_batches", "rank_loss"]
 
 logger = logging.getLogger(__name__)
 
@@ -245,7 +246,8 @@ def fit(net: TDNet, x: np.ndarray, y: np.ndarray, cfg: DistillConfig, round_no: 
             batches = decision_batches(starts, len(xt), cfg.batch_size, order)
         else:
             perm = torch.randperm(len(xt), generator=order)
-            batches = ((perm[i:i + cfg.batch_size], None) for i in range(0, len(xt), cfg.batch_size))
+            batches = ((perm[i:i + cfg.batch_size], None)
+                       for i in range(0, len(xt), cfg.batch_size))
         total = 0.0
         for rows, segment in batches:
             rows = rows.to(device)
@@ -266,9 +268,9 @@ def decision_batches(starts: np.ndarray, n_rows: int, batch_size: int,
                      generator: torch.Generator) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
     """The rows of decisions (``starts``, each to the next start or ``n_rows``) in an order
     drawn from ``generator``, as batches of whole decisions: ``(rows, segment)``, the
-    batch's row indices and each row's decision numbered from 0 within the batch. A batch
-    starts at the first decision that begins at or after ``batch_size`` rows past the last
-    batch's start."""
+    batch's row indices and each row's decision numbered from 0 within the batch. The
+    decisions whose first row falls in rows ``[k * batch_size, (k + 1) * batch_size)`` of
+    the shuffled order make one batch."""
     lengths = np.diff(np.r_[starts, n_rows])
     perm = torch.randperm(len(starts), generator=generator).numpy()
     length = lengths[perm]
@@ -277,7 +279,7 @@ def decision_batches(starts: np.ndarray, n_rows: int, batch_size: int,
     decision = np.repeat(np.arange(len(perm)), length)
     batch = np.repeat(begin // batch_size, length)
     cuts = np.flatnonzero(np.r_[True, batch[1:] != batch[:-1], True])
-    for a, b in zip(cuts[:-1], cuts[1:]):
+    for a, b in itertools.pairwise(cuts):
         yield torch.from_numpy(rows[a:b]), torch.from_numpy(decision[a:b] - decision[a])
 
 

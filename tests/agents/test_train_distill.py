@@ -14,8 +14,14 @@ from agents.config import ConfigError
 from agents.td import TDNet, load_net, numpy_equity, plays_features, save_net
 from agents.td_features import N_FEATURES
 from agents.td_search import search_values
-from agents.train_distill import (DistillConfig, decision_batches, label_game, rank_loss,
-                                  train_distill, widen)
+from agents.train_distill import (
+    DistillConfig,
+    decision_batches,
+    label_game,
+    rank_loss,
+    train_distill,
+    widen,
+)
 from bg_env.core.game import Game, Rules
 from bg_env.envs.play_env import board_features
 
@@ -148,7 +154,8 @@ def test_decision_batches_hold_whole_decisions_and_every_row_once():
         for d in np.unique(segment):  # each of the batch's decisions is whole and in order
             mine = rows[segment == d]
             first = int(np.flatnonzero(starts == mine[0])[0])
-            np.testing.assert_array_equal(mine, np.arange(starts[first], starts[first] + lengths[first]))
+            whole = np.arange(starts[first], starts[first] + lengths[first])
+            np.testing.assert_array_equal(mine, whole)
         seen.extend(rows.tolist())
     assert sorted(seen) == list(range(20)) and seen != list(range(20))  # all, shuffled
 
