@@ -52,7 +52,7 @@ def load_agent(spec):
         raise ValueError(f"agent spec {spec!r}: expected a string such as 'random' or 'td:PATH'")
     kind, _, arg = spec.partition(":")
     if kind == "random":
-        return RandomAgent(seed=int(arg) if arg else None)
+        return RandomAgent(seed=_spec_int(spec, arg, "seed") if arg else None)
     if kind == "first":
         return FirstLegalAgent()
     if kind == "pubeval":
@@ -80,8 +80,17 @@ def load_agent(spec):
     if kind == "gnubg":
         from .gnubg import GnubgAgent
 
-        return GnubgAgent(plies=int(arg) if arg else 0)
+        return GnubgAgent(plies=_spec_int(spec, arg, "number of plies") if arg else 0)
     raise ValueError(f"unknown agent spec {spec!r}; known: {sorted(SPECS)} (see agents.SPECS)")
+
+
+def _spec_int(spec: str, text: str, what: str) -> int:
+    """The whole number after the colon of an agent spec, or an error naming the spec."""
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"agent spec {spec!r}: {text!r} is not a {what} (a whole "
+                         f"number)") from None
 
 
 _PLY = re.compile(r"(?:^|:)(\d+)ply(?::([^:]*))?$")

@@ -62,43 +62,52 @@ def _overrides(groups: list[list[str]] | None) -> list[str]:
 
 
 def cmd_train(args) -> int:
-    import yaml
-
-    from .config import find_config, load_config, parse_overrides
+    from .config import find_config, load_config, parse_overrides, read_mapping
 
     path = find_config(args.config or DEFAULT_CONFIG)
     overrides = parse_overrides(_overrides(args.set))
     if args.workers is not None:
         overrides["workers"] = args.workers
-    with open(path) as fh:
-        algo = (yaml.safe_load(fh) or {}).get("algo", "td")
-    algo = overrides.get("algo", algo)
+    algo = overrides.get("algo", read_mapping(path).get("algo", "td"))
     if algo == "td":
-        from .train_td import TDConfig, train_td
-
-        cfg = load_config(TDConfig, path, overrides)
-        with _logs_above_progress_bar(not args.quiet):
-            final = train_td(cfg, resume=args.resume, progress=not args.quiet)
+        from .train_td import TDConfig as settings, train_td as train
     elif algo == "ppo":
-        from .train_ppo import PPOConfig, train_ppo
-
-        cfg = load_config(PPOConfig, path, overrides)
-        with _logs_above_progress_bar(not args.quiet):
-            final = train_ppo(cfg, resume=args.resume, progress=not args.quiet)
+        from .train_ppo import PPOConfig as settings, train_ppo as train
     elif algo == "td_distill":
-        from .train_distill import DistillConfig, train_distill
-
-        cfg = load_config(DistillConfig, path, overrides)
-        with _logs_above_progress_bar(not args.quiet):
-            final = train_distill(cfg, resume=args.resume, progress=not args.quiet)
+        from .train_distill import DistillConfig as settings, train_distill as train
     else:
         raise ValueError(f"{path}: algo={algo!r}: expected 'td', 'ppo' or 'td_distill'")
+    cfg = load_config(settings, path, overrides)
+    made = _missing_folders(cfg.run_dir)
+    try:
+        with _logs_above_progress_bar(not args.quiet):
+            final = train(cfg, resume=args.resume, progress=not args.quiet)
+    except BaseException:
+        _remove_if_empty(made)  # a run that failed to start leaves no empty folders
+        raise
     print(f"\nrun folder: {cfg.run_dir}  (report: {os.path.join(cfg.run_dir, 'report.md')})")
     for spec, s in final.items():
         if isinstance(s, dict):
             print(f"  vs {spec:8s} win {s['win_rate']:6.1%}  ppg {s['ppg']:+.3f} +- {s['ppg_ci95']:.3f}"
                   f"  ({s['games']} games)")
     return 0
+
+
+def _missing_folders(path: str) -> list[str]:
+    """``path`` and those of its parent folders that do not exist yet, deepest first."""
+    missing = []
+    path = os.path.abspath(path)
+    while not os.path.exists(path) and os.path.dirname(path) != path:
+        missing.append(path)
+        path = os.path.dirname(path)
+    return missing
+
+
+def _remove_if_empty(folders: list[str]) -> None:
+    """Remove the ``folders`` (deepest first) that are there and empty."""
+    for folder in folders:
+        if os.path.isdir(folder) and not os.listdir(folder):
+            os.rmdir(folder)
 
 
 def _logs_above_progress_bar(progress: bool):
@@ -113,6 +122,9 @@ def _logs_above_progress_bar(progress: bool):
 def cmd_eval(args) -> int:
     from .evaluate import evaluate
 
+    for option, path in (("--json", args.json), ("--save-mat", args.save_mat)):
+        if path:
+            _check_output(option, path)  # before the games, not after them
     a, b = _load_eval_agent(args.agent_a), _load_eval_agent(args.agent_b)
     a.name, b.name = args.agent_a, args.agent_b
     torch = sys.modules.get("torch")  # loaded by the agents that run networks
@@ -157,6 +169,17 @@ def cmd_eval(args) -> int:
             json.dump(stats.summary(), fh, indent=2)
         print(f"wrote {args.json}")
     return 0
+
+
+def _check_output(option: str, path: str) -> None:
+    """Raise ValueError naming ``option`` unless a file can be written at ``path``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"{option} {path!r} is a folder; give a file name")
+    if not os.path.isdir(folder):
+        raise ValueError(f"{option} {path!r}: the folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{option} {path!r}: the folder {folder!r} is not writable")
 
 
 def _save_mat(path: str, records: list) -> None:
@@ -236,8 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("train", help="train a baseline from a YAML config")
     t.add_argument("config", nargs="?",
-                   help="YAML config: a path, or a shipped one by name (td, ppo, default; "
-                        "the default is default)")
+                   help="YAML config: a path, or a shipped one by name (td, ppo, td_distill, "
+                        "default; the default is default)")
     t.add_argument("--set", nargs="+", action="append", metavar="KEY=VALUE",
                    help="override config values (repeatable)")
     t.add_argument("--resume", action="store_true", help="continue from the run folder's checkpoint")
@@ -250,7 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("agent_a", help="agent spec, e.g. td, ppo:PATH, pubeval, random")
     e.add_argument("agent_b", help="agent spec")
     e.add_argument("--games", type=_positive_int, default=1000,
-                   help="games (played in pairs with the same dice)")
+                   help="games, played in pairs with the same dice and the seats swapped "
+                        "(an odd number is rounded up to the next pair)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--cube", action="store_true", help="play with the doubling cube")
     e.add_argument("--cube-naive", choices=("A", "B", "both"),

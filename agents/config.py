@@ -25,7 +25,7 @@ import yaml
 
 __all__ = [
     "load_config", "load_env_options", "parse_overrides", "ConfigError", "find_config",
-    "packaged_configs", "require_at_least", "refuse_rewind",
+    "packaged_configs", "require_at_least", "refuse_rewind", "read_mapping",
 ]
 
 T = TypeVar("T")
@@ -133,17 +133,19 @@ def load_config(cls: type[T], path: str | os.PathLike | None = None,
     if path is not None:
         if not os.path.exists(path):
             raise FileNotFoundError(f"config file {path!r} does not exist")
-        data.update(_read_mapping(path))
+        data.update(read_mapping(path))
     data.update(overrides or {})
     unknown = sorted(set(data) - set(known))
     source = path or "overrides"
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) {unknown}; allowed keys: {known}")
-    values = {k: _coerce(k, v, hints[k], source) for k, v in data.items()}
+    values = {k: _coerce(k, v, hints[k], "overrides" if k in (overrides or {}) else source)
+              for k, v in data.items()}
     try:
         return cls(**values)
     except ValueError as exc:  # the dataclass's own checks name the key
-        raise ConfigError(f"{source}: {exc}") from None
+        given = f" (with the overrides {sorted(overrides)})" if path and overrides else ""
+        raise ConfigError(f"{source}: {exc}{given}") from None
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
@@ -169,7 +171,7 @@ def load_env_options(path: str | os.PathLike) -> dict[str, Any]:
 
     if not os.path.isfile(path):
         raise ConfigError(f"environment options file {path!r} does not exist")
-    data = _read_mapping(path)
+    data = read_mapping(path)
     try:
         EnvConfig.from_kwargs(**data)
     except (TypeError, ValueError) as exc:
@@ -177,14 +179,21 @@ def load_env_options(path: str | os.PathLike) -> dict[str, Any]:
     return data
 
 
-def _read_mapping(path: str) -> dict[str, Any]:
+def read_mapping(path: str | os.PathLike) -> dict[str, Any]:
     """A YAML file's top-level mapping (empty file: ``{}``).
 
     Raises:
-        ConfigError: the file holds something else than a mapping (the message names it).
+        ConfigError: the file is not YAML, or holds something else than a mapping (the
+            message names it).
     """
     with open(path) as fh:
-        data = yaml.safe_load(fh) or {}
+        try:
+            data = yaml.safe_load(fh) or {}
+        except yaml.YAMLError as exc:
+            where = getattr(exc, "problem_mark", None)
+            line = f" at line {where.line + 1}" if where is not None else ""
+            problem = getattr(exc, "problem", None) or type(exc).__name__
+            raise ConfigError(f"{path}: not a YAML file{line} ({problem})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of key: value, got {type(data).__name__}")
     return data

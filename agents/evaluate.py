@@ -35,7 +35,7 @@ import numpy as np
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, DOUBLE, DROP, TAKE
 from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.match import Match
+from bg_env.core.match import MET_MAX_AWAY, Match
 
 from .base import PlayAgent
 
@@ -467,6 +467,9 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
     its first player."""
     _check_count("matches", matches)
+    if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MET_MAX_AWAY:
+        raise ValueError(f"match length={length!r}: expected 1..{MET_MAX_AWAY} (the range of "
+                         f"the match equity table, as the environments')")
     name_a = getattr(agent_a, "name", type(agent_a).__name__)
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
     unknown = sorted(set(config) - set(Rules.keys()))

@@ -37,8 +37,7 @@ def load_torch_file(path: str | os.PathLike, what: str = "model") -> Any:
         ModelFileError: the file holds objects other than tensors and plain data (refused,
             nothing in it ran), or it is truncated or not a torch file.
     """
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"{what} file {str(path)!r} does not exist")
+    _check_file(path, what)
     return _safe_load(path, f"{what} file {str(path)!r}")
 
 
@@ -52,8 +51,7 @@ def load_torch_member(path: str | os.PathLike, member: str, what: str = "model")
         ModelFileError: ``path`` is not a zip archive (truncated?), has no ``member``, or
             the member is refused or unreadable as in :func:`load_torch_file` (named).
     """
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"{what} file {str(path)!r} does not exist")
+    _check_file(path, what)
     where = f"{what} file {str(path)!r}"
     try:
         with zipfile.ZipFile(path) as archive:
@@ -63,6 +61,15 @@ def load_torch_member(path: str | os.PathLike, member: str, what: str = "model")
     except KeyError:
         raise ModelFileError(f"{where} has no member {member!r}") from None
     return _safe_load(io.BytesIO(data), f"{where} (member {member!r})")
+
+
+def _check_file(path: str | os.PathLike, what: str) -> None:
+    """Raise unless ``path`` is a file: FileNotFoundError (nothing there) or
+    :class:`ModelFileError` (a folder), naming it."""
+    if os.path.isdir(path):
+        raise ModelFileError(f"{what} file {str(path)!r} is a folder, not a file")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{what} file {str(path)!r} does not exist")
 
 
 def _safe_load(source: Any, where: str) -> Any:
@@ -78,7 +85,7 @@ def _safe_load(source: Any, where: str) -> Any:
                 f"{where} holds pickled objects other than tensors and plain "
                 f"data ({found.group(1)}); refused, nothing in it ran") from None
         raise ModelFileError(f"{where} is not a torch file ({_first_line(exc)})") from None
-    except (RuntimeError, EOFError, KeyError, ValueError, OSError) as exc:
+    except Exception as exc:  # torch's reader fails in many ways on foreign bytes
         raise ModelFileError(f"{where} is truncated or not a torch file "
                              f"({type(exc).__name__}: {_first_line(exc)})") from None
 

@@ -270,7 +270,6 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     """Train, evaluate and report; returns the final evaluation."""
     torch.set_num_threads(cfg.torch_threads)
     device = resolve_device(cfg.device)
-    os.makedirs(cfg.run_dir, exist_ok=True)
     ckpt_path = os.path.join(cfg.run_dir, "checkpoint.pt")
     torch.manual_seed(cfg.seed)
     player = TDNet(cfg.hidden, cfg.layers, cfg.extras)  # plays and evaluates, on the CPU
@@ -284,6 +283,7 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     if resume:
         start, history, clock = _resume(ckpt_path, cfg, net, opt, rng)
         player.load_state_dict(net.state_dict())
+    os.makedirs(cfg.run_dir, exist_ok=True)  # after the init and checkpoint were read
     with open(os.path.join(cfg.run_dir, "config.json"), "w") as fh:
         json.dump(asdict(cfg), fh, indent=2)
     writer = _tensorboard(cfg.run_dir)

@@ -137,6 +137,7 @@ def test_cli_train_rejects_zero_threads_naming_the_file_and_key(tmp_path, monkey
     assert main(["train", "td", "--set", "torch_threads=0"]) == 2
     err = capsys.readouterr().err
     assert "td.yaml: torch_threads=0" in err and "Traceback" not in err
+    assert "(with the overrides ['torch_threads'])" in err
     assert not (tmp_path / "runs").exists()
 
 

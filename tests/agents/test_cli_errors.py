@@ -1,0 +1,112 @@
+"""Bad input at the command line and in model files, found by a newcomer's review: each is a
+one-line error that names the bad thing (no traceback), before any work is done, and a run
+that fails to start leaves no folder behind."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import load_agent
+from agents.cli import main
+from agents.config import ConfigError, load_config, read_mapping
+from agents.evaluate import evaluate_matches
+from agents.model_files import ModelFileError
+from agents.train_td import TDConfig
+
+
+def _error(capsys) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+# ------------------------------------------------------------------ model files
+def test_a_text_file_that_trips_the_unpickler_is_named(tmp_path):
+    # the first bytes of /etc/passwd made torch's weights-only reader raise an IndexError
+    path = tmp_path / "passwd"
+    path.write_text("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/bin/sh\n")
+    with pytest.raises(ModelFileError, match=r"TD model file '.*passwd' is truncated or not a torch"):
+        load_agent(f"td:{path}")
+
+
+def test_a_folder_given_as_a_model_file_is_called_a_folder(tmp_path):
+    with pytest.raises(ModelFileError, match=r"'.*' is a folder, not a file"):
+        load_agent(f"td:{tmp_path}")
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("random:abc", "agent spec 'random:abc': 'abc' is not a seed"),
+    ("gnubg:two", "agent spec 'gnubg:two': 'two' is not a number of plies"),
+])
+def test_a_spec_with_a_bad_number_is_named(spec, words):
+    with pytest.raises(ValueError, match=words):
+        load_agent(spec)
+
+
+# ------------------------------------------------------------------ configs
+@pytest.mark.parametrize("text, words", [
+    ("- a\n- b\n", "expected a mapping of key: value, got list"),
+    ("root:x:0:0:root\n", "expected a mapping of key: value, got str"),
+    ("algo: td\n  games: [\n", "not a YAML file at line 2"),
+])
+def test_train_names_a_config_file_that_is_not_a_mapping(tmp_path, monkeypatch, capsys, text,
+                                                         words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.yaml").write_text(text)
+    with pytest.raises(ConfigError, match=words):
+        read_mapping("bad.yaml")
+    assert main(["train", "bad.yaml", "--quiet"]) == 2
+    err = _error(capsys)
+    assert "bad.yaml" in err and words in err
+
+
+def test_a_bad_override_is_blamed_on_the_override_not_the_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", "td", "--set", "games=abc"]) == 2
+    err = _error(capsys)
+    assert "overrides: games='abc' has the wrong type" in err and "td.yaml" not in err
+    # a value in the file itself still names the file
+    (tmp_path / "mine.yaml").write_text("algo: td\ngames: abc\n")
+    with pytest.raises(ConfigError, match=r"mine\.yaml: games='abc'"):
+        load_config(TDConfig, "mine.yaml", {"hidden": 4})
+
+
+@pytest.mark.parametrize("argv", [
+    ["train", "td", "--quiet", "--set", "init=/nonexistent/start.pt"],
+    ["train", "td", "--quiet", "--resume"],
+    ["train", "ppo", "--quiet", "--set", "init=/nonexistent/start.zip", "total_steps=64"],
+])
+def test_a_run_that_fails_to_start_leaves_no_folder(tmp_path, monkeypatch, capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv + ["--set", "run_dir=runs/x"]) == 2
+    assert _error(capsys)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_start_keeps_a_folder_that_was_there(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs" / "x").mkdir(parents=True)
+    assert main(["train", "td", "--quiet", "--resume", "--set", "run_dir=runs/x"]) == 2
+    assert (tmp_path / "runs" / "x").is_dir()
+
+
+# ------------------------------------------------------------------ eval
+@pytest.mark.parametrize("option", ["--json", "--save-mat"])
+def test_eval_checks_its_output_path_before_playing(tmp_path, capsys, option):
+    path = tmp_path / "missing" / "out.file"
+    assert main(["eval", "random", "random", "--games", "2", "--quiet", option, str(path)]) == 2
+    captured = capsys.readouterr()
+    assert f"{option} '{path}': the folder" in captured.err and "does not exist" in captured.err
+    assert captured.out == ""  # no games were played
+    assert main(["eval", "random", "random", "--games", "2", "--quiet", option,
+                 str(tmp_path)]) == 2
+    assert "is a folder" in _error(capsys)
+
+
+def test_eval_match_length_has_the_environments_limit(capsys):
+    assert main(["eval", "random", "random", "--games", "1", "--match", "99", "--quiet"]) == 2
+    assert "match length=99: expected 1..25" in _error(capsys)
+    with pytest.raises(ValueError, match="match length=0"):
+        evaluate_matches(load_agent("random"), load_agent("random"), matches=2, length=0)
+    assert evaluate_matches(load_agent("random"), load_agent("random"), matches=2,
+                            length=25).matches == 2
