@@ -53,7 +53,7 @@ from .move_kernels import (
     prepare_move_masks,
     top_bit,
 )
-from .moves import Move, Play, dice_to_play
+from .moves import Move, Play, check_dice
 from .position import Position
 
 __all__ = [
@@ -450,9 +450,12 @@ def legal_plays_fast(pos: Position, dice: tuple[int, int]) -> list[Play]:
     Raises:
         ValueError: a die is not 1..6, or the position is not valid for the kernels.
     """
-    d1, d2 = dice
-    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        dice_to_play(dice)  # raises the library's error
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        d1 = d2 = None
+    if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        d1, d2 = check_dice(dice)  # numpy's integers, or the library's error
     board = np.frombuffer(bytearray(pos.me + pos.opp), np.int8)  # faster than np.array
     packed = _plays_for_python(board, d1, d2)
     k, width = packed.shape

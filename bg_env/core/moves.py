@@ -44,6 +44,7 @@ __all__ = [
     "max_dice_usable",
     "legal_next_moves",
     "dice_to_play",
+    "check_dice",
 ]
 
 Side = tuple[int, ...]
@@ -80,11 +81,41 @@ class Move:
 
 
 def dice_to_play(dice: tuple[int, int] | list[int]) -> list[int]:
-    """The dice a roll gives to play: doubles four times."""
-    a, b = dice
-    if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise ValueError(f"dice {tuple(dice)!r}: each die must be 1..6")
+    """The dice a roll gives to play: doubles four times.
+
+    Raises:
+        ValueError: ``dice`` are not two integers 1..6 (:func:`check_dice`).
+    """
+    a, b = check_dice(dice)
     return [a] * 4 if a == b else [a, b]
+
+
+def check_dice(dice, name: str = "dice") -> tuple[int, int]:
+    """``dice`` as two ``int`` 1..6 (a roll given from outside).
+
+    Raises:
+        ValueError: not two integers 1..6 (a string, floats, booleans, three dice...),
+            naming ``name`` and the value.
+    """
+    values = None
+    if not isinstance(dice, (str, bytes)):
+        try:
+            values = tuple(dice)
+        except TypeError:
+            pass
+    if values is None or len(values) != 2 or not all(_is_die(d) for d in values):
+        raise ValueError(f"{name}={dice!r}: expected two integer dice 1..6, e.g. (3, 1)")
+    return operator.index(values[0]), operator.index(values[1])
+
+
+def _is_die(value) -> bool:
+    """An integer 1..6 (Python's or numpy's; not a bool, a float or a string)."""
+    if isinstance(value, bool):
+        return False
+    try:
+        return 1 <= operator.index(value) <= 6
+    except TypeError:  # floats, strings, numpy bools
+        return False
 
 
 # ----------------------------------------------------------------- single-move rules

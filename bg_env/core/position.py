@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .board import BAR, NUM_POINTS, OFF, STANDARD_START, InvalidPositionError
 from .magriel import match_play
-from .moves import Play, legal_plays
+from .moves import Play, check_dice, legal_plays
 from .outcome import Outcome, outcome
 
 __all__ = [
@@ -240,8 +240,12 @@ class Position:
 
     # ------------------------------------------------------------------ rules
     def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
-        """Every distinct legal play for ``dice`` (see :mod:`bg_env.core.moves`)."""
-        return legal_plays(self, tuple(dice))
+        """Every distinct legal play for ``dice`` (see :mod:`bg_env.core.moves`).
+
+        Raises:
+            ValueError: ``dice`` are not two integers 1..6.
+        """
+        return legal_plays(self, check_dice(dice))
 
     def parse_play(self, text: str, dice: tuple[int, int]) -> Play:
         """The legal play written ``text`` in Magriel notation, standard rules (see
@@ -250,8 +254,9 @@ class Position:
         Raises:
             InvalidNotationError: ``text`` is not notation.
             IllegalMoveError: no legal play, or more than one, matches.
+            ValueError: ``dice`` are not two integers 1..6.
         """
-        dice = tuple(dice)
+        dice = check_dice(dice)
         return match_play(self, text, dice, legal_plays(self, dice))
 
     def outcome(self) -> Outcome | None:

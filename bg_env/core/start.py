@@ -14,30 +14,11 @@ import numpy as np
 from .actions import decode_move
 from .cube import IllegalActionError, Rules, check_cube
 from .move_kernels import HIT
+from .moves import check_dice
 from .position import Position
 from .variants import PinnedPosition, get_variant, variant_outcome
 
 __all__ = ["StartAnywhere", "check_dice", "action_index", "checked_position", "NoDice"]
-
-
-def check_dice(dice, name: str = "dice") -> tuple[int, int]:
-    """``dice`` as two ``int`` 1..6 (a roll given from outside).
-
-    Raises:
-        ValueError: not two integers 1..6 (a string, floats, booleans, three dice...),
-            naming ``name`` and the value.
-    """
-    values = None
-    if not isinstance(dice, (str, bytes)):
-        try:
-            values = tuple(dice)
-        except TypeError:
-            pass
-    if (values is None or len(values) != 2
-            or not all(isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_))
-                       and 1 <= d <= 6 for d in values)):
-        raise ValueError(f"{name}={dice!r}: expected two integer dice 1..6, e.g. (3, 1)")
-    return int(values[0]), int(values[1])
 
 
 def action_index(action) -> int:

@@ -225,3 +225,27 @@ def test_position_id_after_3_1_from_both_sides():
     assert play.result.position_id() == "4HPwATCwZ/ABMA", show(play.result)
     assert play.result.swap().position_id() == "sGfwATDgc/ABMA", show(play.result.swap())
     assert Position.from_position_id("sGfwATDgc/ABMA") == play.result.swap()
+
+
+@pytest.mark.parametrize("dice", ["31", (3,), (3, 1, 2), (7, 1), (3.0, 1), (True, 1), 5])
+def test_dice_that_are_not_two_integers_1_to_6_are_named(dice):
+    from bg_env.core.fast import legal_plays_fast
+
+    start = Position.start()
+    calls = (lambda: start.legal_plays(dice), lambda: start.parse_play("8/5 6/5", dice),
+             lambda: legal_plays_fast(start, dice), lambda: legal_plays_reference(start, dice))
+    for call in calls:
+        with pytest.raises(ValueError, match="expected two integer dice 1..6"):
+            call()
+
+
+def test_numpy_dice_are_dice():
+    import numpy as np
+
+    from bg_env.core.fast import legal_plays_fast
+
+    start = Position.start()
+    roll = (np.int64(3), np.int8(1))
+    assert start.parse_play("8/5 6/5", roll).result.position_id() == "4HPwATCwZ/ABMA"
+    assert [p.result for p in legal_plays_fast(start, roll)] == \
+        [p.result for p in start.legal_plays((3, 1))]
