@@ -13,6 +13,10 @@ Options (each optional; none: the opening roll):
   ``position_id`` or ``match_id``;
 * ``dice``: ``(a, b)``, two integers 1..6: the first turn's roll (over the ID's dice);
 * ``agent``: the agent on roll when no ID says so (``player_0`` by default).
+
+With any of them there is no opening roll: the game starts at the board given (the start
+position by default) with the side on roll rolling a turn's two dice, doubles included,
+unless ``dice`` gives them.
 """
 
 from __future__ import annotations
