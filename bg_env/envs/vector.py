@@ -15,7 +15,10 @@ Description:
     (agents, callables, specs), pubeval in Plakoto or Long Nardy, a ``render_mode`` and
     the play-level view (``view="plays"``, :mod:`bg_env.envs.play_env`) run their
     Gymnasium envs one after the other (:class:`GymVecEnv`, Stable-Baselines3's
-    ``DummyVecEnv``).
+    ``DummyVecEnv``). Either comes wrapped in Stable-Baselines3's ``VecMonitor``
+    (:class:`CopyableVecMonitor`, unless ``monitor=False``) for the episode statistics
+    (``rollout/ep_rew_mean``, ``evaluate_policy``); its attributes (``action_masks()``,
+    ``batch``, ``games``, ...) read through, and ``venv.unwrapped`` is the env itself.
 
 Observation:
     ``(num_envs, size)``: the Gymnasium env's observation of each game (the learner's
@@ -39,7 +42,9 @@ Episode End:
     ``TimeLimit.truncated``, and ``outcome``, ``cube_value``, ``points``, ``winner`` (or
     ``illegal_action``; in match play the episode is the match and the info holds its last
     ``game``, the ``score``, the match's ``winner``, ``games`` and ``crawford_games``, as
-    the single env's), and the env starts a new game at once (Stable-Baselines3's
+    the single env's), and ``episode``: ``{"r": return, "l": learner steps, "t": seconds
+    since the env was made}``, as Stable-Baselines3's ``Monitor`` gives (not with
+    ``monitor=False``); and the env starts a new game at once (Stable-Baselines3's
     auto-reset). Each new game draws the learner's colour unless ``learner`` fixes it; a
     game that would end before the learner's first decision (only possible with a tiny
     ``max_turns``) is replayed.
@@ -54,12 +59,13 @@ Seeding:
 
 from __future__ import annotations
 
+import inspect
 import time
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 
 from ..core import batch
 from ..core.actions import N_ACTIONS
@@ -68,23 +74,29 @@ from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
 from .kernel_batch import AGENTS, KernelBatch, kernels_play
 
-__all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "bench_vec_env"]
+__all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "CopyableVecMonitor",
+           "bench_vec_env"]
 
 VIEWS = ("moves", "plays")
 
 
 def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
-                 seed: int | None = None, **config) -> VecEnv:
+                 seed: int | None = None, monitor: bool = True, **config) -> VecEnv:
     """``num_envs`` games for Stable-Baselines3, stepped together.
 
     Args:
         num_envs: how many games.
-        opponent: ``"random"`` or ``"pubeval"`` (the fast path, on the kernels), or anything the Gymnasium env takes: an
-            agent, a callable, a spec string of the opponent registry
-            (:mod:`bg_env.envs.opponents`).
+        opponent: ``"random"`` or ``"pubeval"`` (the fast path, on the kernels), or anything
+            the Gymnasium env takes: an agent, a callable, a spec string of the opponent
+            registry (:mod:`bg_env.envs.opponents`).
         view: ``"moves"`` (one checker move a step, :mod:`bg_env.envs.gym_env`) or
             ``"plays"`` (one whole play a step, :mod:`bg_env.envs.play_env`).
         seed: game ``i`` is seeded with ``seed + i`` at the first ``reset()``.
+        monitor: wrap the env in :class:`CopyableVecMonitor` (Stable-Baselines3's
+            ``VecMonitor``): the info of the step that ends an episode holds ``episode``
+            (``{"r", "l", "t"}``), which SB3 logs as ``rollout/ep_rew_mean`` and
+            ``ep_len_mean`` and ``evaluate_policy`` reads. ``False``: the bare
+            :class:`BackgammonVecEnv` or :class:`GymVecEnv` (to wrap it yourself).
         **config: the Gymnasium env's arguments (``learner``, ``illegal_action``,
             ``illegal_reward``, and the :class:`~bg_env.envs.backgammon.EnvConfig` keys;
             for ``"plays"``, those of :class:`~bg_env.envs.play_env.BackgammonPlaysEnv`).
@@ -108,7 +120,7 @@ def make_vec_env(num_envs: int, opponent: Any = "random", view: str = "moves",
         venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)
     if seed is not None:
         venv.seed(seed)
-    return venv
+    return CopyableVecMonitor(venv) if monitor else venv
 
 
 def _env_keys(config: dict) -> dict:
@@ -124,6 +136,30 @@ class GymVecEnv(DummyVecEnv):
     def action_masks(self) -> np.ndarray:
         """``(num_envs, n_actions)`` bool: each game's legal actions."""
         return np.stack(self.env_method("action_masks"))
+
+
+class CopyableVecMonitor(VecMonitor):
+    """Stable-Baselines3's ``VecMonitor`` (episode return, length and time in the info of
+    the step that ends an episode) that survives ``copy.deepcopy`` and pickling, as the
+    envs do: ``VecEnvWrapper`` keeps its class's members in ``class_attributes``, which do
+    not pickle, so they are left out and rebuilt (as SB3's ``VecNormalize`` does); and
+    that shows the wrapped env's ``reset_infos`` (SB3's wrappers keep empty ones of their
+    own; the plays view's hold ``n_plays`` and ``dice``). :func:`make_vec_env` makes it
+    without a log file (``filename``: an open file would not pickle)."""
+
+    def reset(self) -> np.ndarray:
+        obs = super().reset()
+        self.reset_infos = self.venv.reset_infos  # the same list, kept up by auto-resets
+        return obs
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["class_attributes"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.class_attributes = dict(inspect.getmembers(self.__class__))
 
 
 class BackgammonVecEnv(VecEnv):

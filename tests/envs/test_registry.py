@@ -147,7 +147,7 @@ def test_bg_env_make_vec_env_is_the_batched_vec_env():
     assert bg_env.make_vec_env is make_vec_env
     venv = bg_env.make_vec_env(4, seed=2)
     if not PURE_PYTHON:
-        assert isinstance(venv, BackgammonVecEnv)
+        assert isinstance(venv.unwrapped, BackgammonVecEnv)
     rng = np.random.default_rng(2)
     venv.reset()
     dones = 0

@@ -58,10 +58,10 @@ def test_gym_env_plays_a_variant_against_pubeval():
 
 def test_vector_env_uses_the_general_path_for_variants():
     fast = make_vec_env(2, seed=0, variant="long_nardy")
-    assert isinstance(fast, BackgammonVecEnv)
+    assert isinstance(fast.unwrapped, BackgammonVecEnv)
     venv = make_vec_env(3, variant="long_nardy", cube=False, seed=0,
                         opponent=lambda env: env.legal_actions()[0])
-    assert not isinstance(venv, BackgammonVecEnv)
+    assert not isinstance(venv.unwrapped, BackgammonVecEnv)
     venv.reset()
     for _ in range(50):
         masks = venv.action_masks()
@@ -167,10 +167,10 @@ def test_vector_env_plays_match_play_context_and_variants_on_the_kernels():
 
     for config in (dict(match_length=3), dict(context=True)):
         venv = make_vec_env(2, seed=1, **config)
-        assert isinstance(venv, BackgammonVecEnv)
+        assert isinstance(venv.unwrapped, BackgammonVecEnv)
         assert venv.reset().shape == (2, TESAURO_SIZE + CONTEXT_SIZE)
     venv = make_vec_env(2, seed=1, variant="plakoto")
-    assert isinstance(venv, BackgammonVecEnv)
+    assert isinstance(venv.unwrapped, BackgammonVecEnv)
     assert venv.reset().shape == (2, TESAURO_SIZE + CONTEXT_SIZE)
 
 

@@ -1,6 +1,6 @@
 """The vector environment: Stable-Baselines3's VecEnv API, auto-reset, masks and
-observations equal to the single env's, seeding, the general (per-game) path, and a
-MaskablePPO smoke run."""
+observations equal to the single env's, seeding, the general (per-game) path, episode
+statistics (``VecMonitor``), and MaskablePPO smoke runs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import (  # noqa: E402
+    VecEnv,
+    VecMonitor,
+    is_vecenv_wrapped,
+)
 
 from bg_env.actions import N_ACTIONS  # noqa: E402
 from bg_env.core.game import PURE_PYTHON, Game, IllegalActionError, Phase  # noqa: E402
@@ -43,14 +47,17 @@ def rollout(venv, steps: int, seed: int = 0):
 # ------------------------------------------------------------------ VecEnv API
 @fast_path
 def test_fast_path_is_chosen():
-    assert isinstance(make_vec_env(2), BackgammonVecEnv)
-    assert isinstance(make_vec_env(2, opponent=lambda env: env.legal_actions()[0]), GymVecEnv)
+    assert isinstance(make_vec_env(2).unwrapped, BackgammonVecEnv)
+    assert isinstance(make_vec_env(2, monitor=False), BackgammonVecEnv)
+    assert isinstance(make_vec_env(2, opponent=lambda env: env.legal_actions()[0]).unwrapped,
+                      GymVecEnv)
     for config in ({"cube": True}, {"match_length": 7, "cube": True}, {"context": True},
                    {"match_length": 5, "opponent": "pubeval", "observation": "compact"}):
-        assert isinstance(make_vec_env(2, **config), BackgammonVecEnv), config
-    assert isinstance(make_vec_env(2, variant="nackgammon"), BackgammonVecEnv)
-    assert isinstance(make_vec_env(2, variant="plakoto"), BackgammonVecEnv)
-    assert isinstance(make_vec_env(2, variant="plakoto", render_mode="ansi"), GymVecEnv)
+        assert isinstance(make_vec_env(2, **config).unwrapped, BackgammonVecEnv), config
+    assert isinstance(make_vec_env(2, variant="nackgammon").unwrapped, BackgammonVecEnv)
+    assert isinstance(make_vec_env(2, variant="plakoto").unwrapped, BackgammonVecEnv)
+    assert isinstance(make_vec_env(2, variant="plakoto", render_mode="ansi").unwrapped,
+                      GymVecEnv)
     with pytest.raises(ValueError, match="view"):
         make_vec_env(2, view="boards")
     with pytest.raises(ValueError, match="num_envs"):
@@ -207,7 +214,7 @@ def test_seed_method_reseeds_at_reset():
 # -------------------------------------------------------------- the general path
 def test_general_path_with_an_agent_opponent():
     first = make_vec_env(3, opponent=lambda env: env.legal_actions()[0], seed=8, cube=False)
-    assert isinstance(first, GymVecEnv)
+    assert isinstance(first.unwrapped, GymVecEnv)
     obs = first.reset()
     assert obs.shape == (3, TESAURO_SIZE) and first.action_masks().shape == (3, N_ACTIONS)
     rng = np.random.default_rng(8)
@@ -231,6 +238,103 @@ def test_plays_view():
         venv.step(random_actions(venv, rng))
 
 
+# ------------------------------------------------------------ episode statistics
+@pytest.mark.parametrize("config", [
+    pytest.param({}, id="kernels_random", marks=fast_path),
+    pytest.param({"opponent": "pubeval", "cube": True}, id="kernels_pubeval", marks=fast_path),
+    pytest.param({"view": "plays"}, id="gym_plays"),
+])
+def test_episode_statistics_in_the_last_info(config):
+    """The info of the step that ends a game holds SB3's ``episode``: ``r`` the game's
+    summed rewards, ``l`` its learner steps (``VecMonitor``, what SB3 logs and
+    ``evaluate_policy`` reads); none with ``monitor=False``."""
+    venv = make_vec_env(4, seed=17, **config)
+    assert is_vecenv_wrapped(venv, VecMonitor)
+    rng = np.random.default_rng(17)
+    venv.reset()
+    returns, lengths = np.zeros(4), np.zeros(4, dtype=int)
+    episodes = []
+    while len(episodes) < 6:
+        _, rewards, dones, infos = venv.step(random_actions(venv, rng))
+        returns += rewards
+        lengths += 1
+        for i in range(4):
+            assert ("episode" in infos[i]) == dones[i]
+        for i in np.flatnonzero(dones):
+            episode = infos[i]["episode"]
+            assert episode["r"] == pytest.approx(returns[i]) and episode["l"] == lengths[i]
+            assert episode["t"] >= 0
+            episodes.append((returns[i], lengths[i]))
+            returns[i], lengths[i] = 0, 0
+    assert any(r != 0 for r, _ in episodes) and len({n for _, n in episodes}) > 1
+    bare = make_vec_env(2, seed=17, monitor=False, **config)
+    assert not is_vecenv_wrapped(bare, VecMonitor)
+    bare.reset()
+    for _ in range(200):
+        _, _, dones, infos = bare.step(random_actions(bare, rng))
+        assert not any("episode" in info for info in infos)
+
+
+class FirstLegal:
+    """A policy for ``evaluate_policy``: each game's first legal action."""
+
+    def __init__(self, venv):
+        self.venv = venv
+
+    def predict(self, obs, state=None, episode_start=None, deterministic=True):
+        return self.venv.action_masks().argmax(axis=1), None
+
+
+@pytest.mark.parametrize("config", [pytest.param({}, id="kernels", marks=fast_path),
+                                    pytest.param({"view": "plays"}, id="gym_plays")])
+def test_evaluate_policy_sees_the_monitor(config):
+    import warnings
+
+    from stable_baselines3.common.evaluation import evaluate_policy
+
+    venv = make_vec_env(2, seed=18, **config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "not wrapped with a Monitor" warning
+        rewards, lengths = evaluate_policy(FirstLegal(venv), venv, n_eval_episodes=4,
+                                           return_episode_rewards=True)
+    assert len(rewards) == len(lengths) == 4 and min(lengths) > 1
+
+
+def test_the_monitored_env_copies_and_reads_through():
+    """The wrapper survives deepcopy and pickling (SB3's ``VecMonitor`` alone does not)
+    with its running episode counts, and reads the env's attributes through."""
+    import copy
+    import pickle
+
+    venv = make_vec_env(3, seed=19)
+    venv.reset()
+    rng = np.random.default_rng(19)
+    for _ in range(5):
+        venv.step(random_actions(venv, rng))
+    for twin in (copy.deepcopy(venv), pickle.loads(pickle.dumps(venv))):
+        assert isinstance(twin, VecMonitor) and twin.venv is not venv.venv
+        np.testing.assert_array_equal(twin.episode_lengths, venv.episode_lengths)
+        np.testing.assert_array_equal(twin.action_masks(), venv.action_masks())
+    assert venv.unwrapped is venv.venv
+    assert venv.get_attr("learner") == venv.unwrapped.get_attr("learner")
+
+
+def test_the_monitor_shows_the_reset_infos():
+    """The wrapper's ``reset_infos`` are the games' (a new game's after an auto-reset)."""
+    pytest.importorskip("bg_env.envs.play_env")
+    venv = make_vec_env(2, view="plays", seed=20)
+    venv.reset()
+    assert all(info["n_plays"] > 0 for info in venv.reset_infos)
+    first = list(venv.reset_infos)
+    rng = np.random.default_rng(20)
+    finished = set()
+    while not finished:
+        _, _, dones, _ = venv.step(random_actions(venv, rng))
+        finished.update(np.flatnonzero(dones).tolist())
+    assert venv.reset_infos is venv.unwrapped.reset_infos
+    assert all(venv.reset_infos[i] is not first[i] for i in finished)
+
+
 @fast_path
 def test_bench_vec_env():
     games, steps = bench_vec_env(0.3, num_envs=8)
@@ -247,3 +351,27 @@ def test_maskable_ppo_smoke():
     assert model.num_timesteps >= 256
     action, _ = model.predict(venv.reset(), action_masks=venv.action_masks())
     assert venv.action_masks()[np.arange(8), action].all()
+
+
+@pytest.mark.slow
+@fast_path
+def test_maskable_ppo_logs_episode_statistics():
+    """A tiny MaskablePPO run logs ``rollout/ep_rew_mean`` and ``ep_len_mean``."""
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from stable_baselines3.common.logger import KVWriter, Logger
+
+    class Keys(KVWriter):
+        def __init__(self):
+            self.keys = set()
+
+        def write(self, key_values, key_excluded, step=0):
+            self.keys.update(key_values)
+
+    keys = Keys()
+    venv = make_vec_env(8, opponent="pubeval", seed=0, cube=False)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=128, n_epochs=1,
+                                    seed=0)
+    model.set_logger(Logger(None, [keys]))
+    model.learn(512)
+    assert len(model.ep_info_buffer) > 0
+    assert {"rollout/ep_rew_mean", "rollout/ep_len_mean"} <= keys.keys

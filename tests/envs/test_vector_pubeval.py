@@ -170,7 +170,7 @@ def test_vector_envs_run_pubeval_on_the_kernels():
     from bg_env.envs.vector import BackgammonVecEnv, make_vec_env
 
     venv = make_vec_env(4, opponent="pubeval")
-    assert isinstance(venv, BackgammonVecEnv) and venv.batch.opponent == "pubeval"
+    assert isinstance(venv.unwrapped, BackgammonVecEnv) and venv.batch.opponent == "pubeval"
     genv = gymnasium.make_vec("bg_env/Backgammon-v0", num_envs=4, opponent="pubeval",
                               vectorization_mode="vector_entry_point")
     assert isinstance(genv.unwrapped if hasattr(genv, "unwrapped") else genv,

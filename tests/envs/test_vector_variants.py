@@ -165,9 +165,9 @@ def test_kernel_pubeval_chooses_among_the_variants_plays_as_the_agent(variant):
 def test_make_vec_env_plays_every_variant_on_the_kernels():
     for variant in ("plakoto", "caucasian", "long_nardy"):
         venv = make_vec_env(2, variant=variant, match_length=3, cube=True)
-        assert isinstance(venv, BackgammonVecEnv), variant
+        assert isinstance(venv.unwrapped, BackgammonVecEnv), variant
     for variant in ("sudden_death", "caucasian"):
-        assert isinstance(make_vec_env(2, variant=variant, opponent="pubeval"),
+        assert isinstance(make_vec_env(2, variant=variant, opponent="pubeval").unwrapped,
                           BackgammonVecEnv), variant
 
 
@@ -181,7 +181,7 @@ def test_pubeval_in_plakoto_and_long_nardy_stays_off_the_kernels(variant):
     with pytest.raises(ValueError, match=f"variant='{variant}'.*pubeval"):
         KernelBatch(2, opponent="pubeval", variant=variant)
     _pubeval_registered()
-    assert isinstance(make_vec_env(2, variant=variant, opponent="pubeval"), GymVecEnv)
+    assert isinstance(make_vec_env(2, variant=variant, opponent="pubeval").unwrapped, GymVecEnv)
 
 
 def test_gymnasium_vector_entry_point_plays_long_nardy_on_the_kernels():
