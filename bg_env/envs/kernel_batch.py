@@ -164,7 +164,11 @@ class KernelBatch:
         its result (``outcome``, ``points``, ``cube_value``, ``winner``) or
         ``illegal_action``, and the game has started again."""
         g = self.games
-        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+        given = np.asarray(actions)
+        if given.size != self.num_envs:
+            raise ValueError(f"actions of shape {given.shape}: expected one action for each "
+                             f"of the {self.num_envs} games")
+        self._actions[:] = given.reshape(self.num_envs)
         actions = self._actions
         if self.illegal_action == "raise":
             legal = (actions >= 0) & (actions < N_ACTIONS)

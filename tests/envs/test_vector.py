@@ -166,6 +166,10 @@ def test_illegal_actions():
     with pytest.raises(IllegalActionError, match="env 0"):
         strict.step(np.array([N_ACTIONS + 3, good[1]]))
     np.testing.assert_array_equal(strict.games.state, before)
+    for wrong in (np.array([good[0]]), np.array([good[0], good[1], good[1]])):
+        with pytest.raises(ValueError, match=r"expected one action for each of the 2 games"):
+            strict.step(wrong)
+        np.testing.assert_array_equal(strict.games.state, before)
 
 
 # ------------------------------------------------ the same game as the single env
