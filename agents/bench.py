@@ -222,12 +222,13 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return keys.argmax(axis=1)
 
 
-def _vec_stepper(num_envs: int = 64, kernels: bool = True, **config):
+def _vec_stepper(num_envs: int = 64, kernels: bool = True, monitor: bool = False, **config):
     """A callable stepping the vector env (``make_vec_env``, random opponent, cube off
     unless ``config`` says otherwise; ``kernels=False``: the single envs one after another)
     once with a uniform legal action per game, returning ``(episodes finished, steps)``
     (an episode is a game, a match with ``match_length``); None without
-    Stable-Baselines3."""
+    Stable-Baselines3. The env is timed bare, as OpenSpiel's game is, unless ``monitor``
+    (``make_vec_env``'s default: SB3's ``VecMonitor`` around it)."""
     try:
         from bg_env.envs.gym_env import BackgammonEnv
         from bg_env.envs.vector import GymVecEnv, make_vec_env
@@ -235,7 +236,7 @@ def _vec_stepper(num_envs: int = 64, kernels: bool = True, **config):
         return None
     config = {"cube": False, **config}
     if kernels:
-        venv = make_vec_env(num_envs, seed=0, **config)
+        venv = make_vec_env(num_envs, seed=0, monitor=monitor, **config)
     else:
         venv = GymVecEnv([lambda: BackgammonEnv(opponent="random", **config)] * num_envs)
         venv.seed(0)
@@ -395,6 +396,7 @@ def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[s
     if vec is not None:
         rows[VEC_ROW] = ("games", vec)
         if not targets_only:
+            rows["vector env (64 games) + VecMonitor"] = ("games", _vec_stepper(monitor=True))
             match = {"match_length": 7, "cube": True}  # a 7-point match with the cube
             rows["vec env 7-pt matches (kernels)"] = ("matches", _vec_stepper(**match))
             rows["vec env 7-pt matches (single envs)"] = (

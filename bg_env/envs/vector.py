@@ -152,6 +152,11 @@ class CopyableVecMonitor(VecMonitor):
         self.reset_infos = self.venv.reset_infos  # the same list, kept up by auto-resets
         return obs
 
+    def action_masks(self) -> np.ndarray:
+        """The wrapped env's :meth:`~BackgammonVecEnv.action_masks` (a method of its own: a
+        wrapper's attribute lookup costs ~5 us a call, and masks are read every step)."""
+        return self.venv.action_masks()
+
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         del state["class_attributes"]
