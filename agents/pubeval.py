@@ -49,6 +49,7 @@ gnubg-nn orientation (checked against gnubg-nn 1.1.0a11, see the tests):
 
 from __future__ import annotations
 
+import warnings
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -194,6 +195,21 @@ class PubevalAgent(PlayAgent):
     begun by a forced move, before the remaining moves)."""
 
     name = "pubeval"
+    _checked = None  # the last game whose variant was checked
 
     def choose_play(self, plays: Sequence[Play], env=None) -> Play:
+        game = getattr(env, "game", None)
+        if game is not None and game is not self._checked:
+            self._checked = game
+            _warn_if_not_judged(game.variant)
         return best_of(plays, plays[0].start.is_race())
+
+
+def _warn_if_not_judged(variant) -> None:
+    """A warning when pubeval plays a variant whose boards it does not judge (Plakoto, Long
+    Nardy): it still plays, but its scores mean nothing there."""
+    from bg_env.envs.kernel_batch import pubeval_judges
+
+    if not pubeval_judges(variant):
+        warnings.warn(f"pubeval judges backgammon boards; in {variant.name} its inputs mean "
+                      f"nothing, so it plays as an arbitrary weak opponent", stacklevel=3)
