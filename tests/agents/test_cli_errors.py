@@ -25,7 +25,7 @@ def test_a_text_file_that_trips_the_unpickler_is_named(tmp_path):
     # the first bytes of /etc/passwd made torch's weights-only reader raise an IndexError
     path = tmp_path / "passwd"
     path.write_text("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/bin/sh\n")
-    with pytest.raises(ModelFileError, match=r"TD model file '.*passwd' is truncated or not a torch"):
+    with pytest.raises(ModelFileError, match=r"model file '.*passwd' is truncated or not a torch"):
         load_agent(f"td:{path}")
 
 
