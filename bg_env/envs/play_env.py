@@ -86,7 +86,8 @@ Arguments:
         always cubeless, so ``cube=True`` is an error.
 
 ``reset(options={"position_id": ID, "dice": (a, b)})`` starts with the learner on roll in
-the position ``ID`` (seen from the learner), with the given dice or a roll.
+the position ``ID`` (seen from the learner; the start position without it), with the given
+dice or a roll, and no opening roll.
 
 Version History:
     * v0: initial release.
@@ -352,8 +353,6 @@ class BackgammonPlaysEnv(gym.Env):
         unknown = sorted(set(options) - {"position_id", "dice"})
         if unknown:
             raise ValueError(f"reset options {unknown}: expected 'position_id' and/or 'dice'")
-        if "dice" in options and "position_id" not in options:
-            raise ValueError("reset option 'dice' needs 'position_id'")
         if "dice" in options:  # checked before anything changes
             check_dice(options["dice"], "options['dice']")
         if "position_id" in options:
@@ -366,8 +365,8 @@ class BackgammonPlaysEnv(gym.Env):
                 self.side = _AGENTS.index(self.learner_choice)
             self.game = Game(self.rules)
             self.game.ask_forced = not self.skip_forced
-            if "position_id" in options:
-                self._start_at(options["position_id"], options.get("dice"))
+            if options:
+                self._start_at(options.get("position_id"), options.get("dice"))
             else:
                 self.game.opening(self.np_random)
             self._advance()
@@ -380,8 +379,10 @@ class BackgammonPlaysEnv(gym.Env):
         self._over = False
         return self._observe()
 
-    def _start_at(self, position_id: str, dice) -> None:
-        position = self.game.variant.position_from_id(position_id)
+    def _start_at(self, position_id: str | None, dice) -> None:
+        variant = self.game.variant
+        position = (variant.position_from_id(position_id) if position_id is not None
+                    else variant.start_position())
         dice = None if dice is None else check_dice(dice, "options['dice']")
         self.game = Game.from_position(position, self.np_random, self.rules, turn=self.side,
                                        dice=dice, ask_forced=not self.skip_forced)

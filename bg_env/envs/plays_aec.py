@@ -233,20 +233,19 @@ class raw_env(AECEnv):
                 action spaces (``seed + i`` for agent i), so that
                 ``action_space(agent).sample(mask)`` repeats too.
             options: optional ``position_id`` (the board from the side of the agent on
-                roll), ``dice`` (``(a, b)``, that agent's roll; needs ``position_id``)
-                and ``agent`` (the agent on roll, ``player_0`` by default). Without
-                ``position_id``: the opening roll.
+                roll; the start position by default), ``dice`` (``(a, b)``, that agent's
+                roll) and ``agent`` (the agent on roll, ``player_0`` by default), as the
+                checker-move env takes them (:mod:`bg_env.envs.start`): with any of them the
+                game starts there without an opening roll; with none, the opening roll.
 
         Raises:
             ValueError: an unknown key or a bad value, naming it (the env is unchanged).
         """
         options = check_options(options, START_OPTIONS)
         rng = seeding.np_random(seed)[0] if seed is not None else self.np_random
-        if "position_id" in options:
+        if options:
             game = self._start_at(options, rng)
         else:
-            if "dice" in options or "agent" in options:
-                raise ValueError("options['dice'] and options['agent'] need options['position_id']")
             game = Game(self.config.game_rules)
             game.opening(rng)
         self.np_random, self.game = rng, game
@@ -264,7 +263,9 @@ class raw_env(AECEnv):
         if agent not in self.possible_agents:
             raise ValueError(f"options['agent']={agent!r}: expected one of {self.possible_agents}")
         rules = self.config.game_rules
-        pos = Game(rules).variant.position_from_id(options["position_id"])
+        variant = Game(rules).variant
+        pos = (variant.position_from_id(options["position_id"]) if "position_id" in options
+               else variant.start_position())
         dice = check_dice(options["dice"], "options['dice']") if "dice" in options else None
         return Game.from_position(pos, rng, rules, turn=self.possible_agents.index(agent),
                                   dice=dice)

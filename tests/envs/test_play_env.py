@@ -237,6 +237,15 @@ def test_bad_arguments_are_named():
         env.reset(options={"dice_roll": (1, 2)})
 
 
+def test_dice_without_a_position_start_the_learner_at_the_start_position():
+    env = BackgammonPlaysEnv(opponent="random", learner="player_1")
+    env.reset(seed=4, options={"dice": (6, 6)})
+    assert env.game.turn == env.side == 1 and env.game.dice == (6, 6)
+    assert env.game.position == Position.from_position_id(START)
+    with pytest.raises(ValueError, match=r"options\['dice'\]"):
+        env.reset(options={"dice": (6, 7)})
+
+
 def test_forced_turns_are_asked_only_without_skip_forced():
     counts = {}
     for skip in (True, False):

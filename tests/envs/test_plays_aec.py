@@ -174,6 +174,26 @@ def test_candidate_cut_past_k():
     assert checks["cut"] > 0
 
 
+@pytest.mark.parametrize("options, agent, dice", [
+    ({"agent": "player_1"}, "player_1", None),
+    ({"dice": (6, 6)}, "player_0", (6, 6)),
+    ({"agent": "player_1", "dice": (2, 1)}, "player_1", (2, 1)),
+])
+def test_start_options_without_a_position_start_at_the_start_position(options, agent, dice):
+    """As in the checker-move env (``bg_env.envs.start``): no opening roll, the start
+    position, that agent on roll with those dice (or a turn's roll, doubles included)."""
+    from bg_env import backgammon_v0
+
+    env = backgammon_plays_v0.raw_env()
+    env.reset(seed=3, options=options)
+    assert env.agent_selection == agent and env.game.turns == 0
+    assert env.game.turn_start == Position.from_position_id(START)
+    assert dice is None or env.dice == dice
+    moves = backgammon_v0.raw_env()
+    moves.reset(seed=3, options=options)
+    assert moves.agent_selection == agent and tuple(moves.game.dice) == env.dice
+
+
 def test_chosen_row_is_played():
     env = backgammon_plays_v0.raw_env()
     env.reset(options={"position_id": START, "dice": (3, 1), "agent": "player_1"})
