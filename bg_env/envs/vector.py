@@ -278,10 +278,10 @@ def bench_vec_env(seconds: float = 3.0, num_envs: int = 64, opponent: str = "ran
     :class:`GymVecEnv`): ``(episodes/s, steps/s)``, an episode being a game (a match with
     ``match_length``) and a step one learner decision in one game (the opponent's are not
     counted). ``config``: :class:`~bg_env.envs.backgammon.EnvConfig` keys (e.g.
-    ``match_length=7, cube=True``)."""
+    ``match_length=7, cube=True``). Both paths are timed bare (no ``VecMonitor``)."""
     config = {"cube": False, **config}
     if kernels:
-        venv = make_vec_env(num_envs, opponent=opponent, seed=0, **config)
+        venv = make_vec_env(num_envs, opponent=opponent, seed=0, monitor=False, **config)
     else:
         venv = GymVecEnv([lambda: BackgammonEnv(opponent=opponent, **config)] * num_envs)
         venv.seed(0)
