@@ -432,8 +432,8 @@ class raw_env(AECEnv):
         return self.position.position_id()
 
     def match_id(self) -> str:
-        """GNU Backgammon Match ID of the current state (money game: length 0; in match
-        play the length, the score and the Crawford flag)."""
+        """GNU Backgammon Match ID of the current state (money game: length 0 and the
+        Jacoby flag; in match play the length, the score and the Crawford flag)."""
         from ..core.match_id import MatchState
 
         g = self.game
@@ -444,7 +444,7 @@ class raw_env(AECEnv):
             crawford=False, game_state=2 if g.phase == Phase.OVER else 1, turn=g.actor,
             double_offered=g.phase in (Phase.TAKE, Phase.BEAVER_TAKE), resigned=0,
             dice=tuple(g.dice) if g.dice and g.phase == Phase.MOVE else (0, 0),
-            match_length=0, score=(0, 0),
+            match_length=0, score=(0, 0), jacoby=g.rules.jacoby,
         ).match_id()
 
     def legal_actions(self) -> list[int]:

@@ -105,3 +105,10 @@ def test_bad_match_options_name_themselves(bad, message):
 
 def test_pettingzoo_api_test_in_match_play():
     api_test(backgammon_v0.env(match_length=3, cube=True), num_cycles=300)
+
+
+@pytest.mark.parametrize("jacoby", [True, False])
+def test_a_money_games_match_id_carries_the_jacoby_rule(jacoby):
+    env = backgammon_v0.raw_env(cube=True, jacoby=jacoby)
+    env.reset(seed=3)
+    assert MatchState.from_match_id(env.match_id()).jacoby is jacoby
