@@ -1,4 +1,4 @@
-"""The fixed action layout shared by every variant (DESIGN.md, "Actions").
+"""The fixed action layout shared by every variant (the README's "Using it" names it).
 
 ``Discrete(N_ACTIONS)``:
 

@@ -3,7 +3,8 @@
 
 Rules source: ``docs/RULES.md`` §2 (moving, the max-dice and larger-die rules), §3
 (bar), §4 (bearing off). The rules are those of :mod:`bg_env.core.moves`, which is the
-truth; this module is the fast path (DESIGN.md, "Principles") and is tested against it.
+truth; this module is the fast path (the same rules compiled, never a second copy of
+them) and is tested against it.
 
 Boards are two ``int8`` (or ``int64``) arrays of 26 counts, ``me`` and ``opp``, laid out as
 :class:`~bg_env.core.position.Position` (index 0 = off, 1..24 = points in that side's own

@@ -3,7 +3,8 @@ checker play step by step, as numba kernels checked against :mod:`bg_env.core.mo
 
 Rules source: ``docs/RULES.md`` §2 (moving, the max-dice and larger-die rules), §3
 (bar), §4 (bearing off). The rules are those of :mod:`bg_env.core.moves`, which is the
-truth; this module is the fast path (DESIGN.md, "Principles") and is tested against it.
+truth; this module is the fast path (the same rules compiled, never a second copy of
+them) and is tested against it.
 The single-move rules it builds on are in :mod:`bg_env.core.move_kernels`; boards are as
 in :mod:`bg_env.core.fast` (two arrays of 26 counts, ``me`` and ``opp``).
 

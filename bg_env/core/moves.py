@@ -15,8 +15,8 @@ Two generators live here and are tested against each other:
   non-increasing source order; both orders for two different dice) and is what the rest
   of the library uses.
 
-A move's action index is ``(source - 1) * 6 + (die - 1)`` (DESIGN.md): ``source`` 1..24
-or 25 for the bar.
+A move's action index is ``(source - 1) * 6 + (die - 1)`` (:mod:`bg_env.core.actions`):
+``source`` 1..24 or 25 for the bar.
 
 The generators read a board's ``me`` and ``opp`` only and build their results with the
 class of the board they were given (a :class:`~bg_env.core.position.Position`), so this
@@ -71,7 +71,7 @@ class Move:
 
     @property
     def action(self) -> int:
-        """The action index of DESIGN.md: ``(source - 1) * 6 + (die - 1)``."""
+        """The action index (:mod:`bg_env.core.actions`): ``(source - 1) * 6 + (die - 1)``."""
         return (self.source - 1) * 6 + (self.die - 1)
 
     def __str__(self) -> str:

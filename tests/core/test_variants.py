@@ -63,7 +63,7 @@ def test_start_positions(name, layout):
 
 
 def test_known_start_position_ids():
-    # the standard start (DESIGN.md) and the nackgammon start as GNU Backgammon writes it
+    # the standard start (GNU Backgammon's manual) and the nackgammon start as gnubg writes it
     assert get_variant("standard").start_position().position_id() == "4HPwATDgc/ABMA"
     nack = get_variant("nackgammon").start_position()
     assert Position.from_position_id(nack.position_id()) == nack

@@ -19,9 +19,9 @@ class VariantTurn:
 
     Walks the roll's :class:`~bg_env.core.variants.tree.PlayTree` as moves are made, so
     the legal next moves are exactly the next moves of some complete legal play
-    (DESIGN.md, "Actions"). Where the same board is reached with different things the
-    turn remembers (a Caucasian hitter or another checker moved from a shared point),
-    every such node is followed.
+    (the action layout of :mod:`bg_env.core.actions`). Where the same board is reached
+    with different things the turn remembers (a Caucasian hitter or another checker moved
+    from a shared point), every such node is followed.
     """
 
     def __init__(self, variant: "Variant | str", pos: Position, dice: tuple[int, int]):
