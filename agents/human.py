@@ -68,6 +68,11 @@ class HumanAgent(PlayAgent):
             self.say(f"Please type one of: {', '.join(choices)}")
 
 
+CUBE_WORDS = {DOUBLE: "doubles", TAKE: "takes", DROP: "drops (passes)", BEAVER: "beavers",
+              BOMB: "sets off the bomb"}
+"""What ``bg-env play`` says when the opponent makes a cube action (rolling says nothing)."""
+
+
 def play_human(opponent: str, seed: int | None = None, cube: bool = False,
                ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
                variant: str = "standard") -> int:
@@ -92,7 +97,9 @@ def play_human(opponent: str, seed: int | None = None, cube: bool = False,
                 before = g.turns
                 action = bot.act(env)
                 env.step(action)
-                if g.phase == Phase.OVER or g.turns != before:
+                if action in CUBE_WORDS:
+                    say(f"{opponent} {CUBE_WORDS[action]}.")
+                elif g.phase == Phase.OVER or g.turns != before:
                     say(f"{opponent} played: " + (" ".join(str(m) for m in g.last_play) or "no move"))
     except (KeyboardInterrupt, EOFError):  # Ctrl-C, quit, or the end of the input
         say("Game abandoned.")

@@ -206,6 +206,20 @@ def test_human_bad_entry_lists_legal_plays_then_a_good_one_is_played():
     assert "Game abandoned." in text
 
 
+@pytest.mark.parametrize("opponent, seed, answer", [("td", 1, "td takes."),
+                                                     ("random:0", 1, "random:0 drops (passes).")])
+def test_human_play_says_the_opponents_cube_answers(opponent, seed, answer):
+    said = []
+
+    def ask(prompt):  # the human doubles at the first chance, then leaves
+        said.append(prompt)
+        return "double" if "Before rolling" in prompt else "quit"
+
+    play_human(opponent, seed=seed, ask=ask, say=said.append, cube=True)
+    assert answer in said
+    assert not any(isinstance(s, str) and s.endswith("played: no move") for s in said)
+
+
 def test_human_plays_a_legal_play_typed_in_notation():
     from bg_env.core.game import Game
 
