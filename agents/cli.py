@@ -78,6 +78,9 @@ def cmd_train(args) -> int:
     else:
         raise ValueError(f"{path}: algo={algo!r}: expected 'td', 'ppo' or 'td_distill'")
     cfg = load_config(settings, path, overrides)
+    saved = os.path.join(cfg.run_dir, "config.json")
+    if args.resume and os.path.isfile(saved):  # the run's own settings, --set on top
+        cfg = load_config(settings, saved, overrides)
     made = _missing_folders(cfg.run_dir)
     try:
         with _logs_above_progress_bar(not args.quiet):
@@ -263,7 +266,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "default; the default is default)")
     t.add_argument("--set", nargs="+", action="append", metavar="KEY=VALUE",
                    help="override config values (repeatable)")
-    t.add_argument("--resume", action="store_true", help="continue from the run folder's checkpoint")
+    t.add_argument("--resume", action="store_true",
+                   help="continue from the run folder's checkpoint, with the run's own settings "
+                        "(its config.json) and --set on top")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.add_argument("--workers", type=_positive_int, metavar="N",
                    help="processes playing the training games (the config's 'workers' key)")

@@ -149,13 +149,14 @@ def load_config(cls: type[T], path: str | os.PathLike | None = None,
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
-    """``["games=100", "lr=1e-3"]`` -> ``{"games": 100, "lr": 0.001}`` (values read as YAML)."""
+    """``["games=100", "lr=1e-3"]`` -> ``{"games": 100, "lr": 0.001}`` (values read as YAML;
+    ``KEY=`` and ``KEY=""`` are the empty string, as a shell leaves ``kickstart=""``)."""
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ConfigError(f"override {item!r}: expected KEY=VALUE")
-        out[key.strip()] = yaml.safe_load(value)
+        out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
     return out
 
 

@@ -10,6 +10,10 @@ SB3 ``.zip`` models are another matter when SB3 loads them (``MaskablePPO.load``
 resuming PPO training does): SB3 unpickles parts of them (the policy class, schedules),
 which can run code. :func:`agents.ppo.load_actor`, which playing uses, reads only the
 archive's JSON settings and its weights (``weights_only=True``).
+
+Writing goes the other way round: :func:`write_atomically` (and :func:`save_torch_file` for
+``torch.save``) writes a temporary file beside the target, flushes it to disk and renames it
+over the target, so a crash or a kill leaves the old file or the new one, never half of one.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import re
 import zipfile
 from typing import Any
 
-__all__ = ["ModelFileError", "load_torch_file", "load_torch_member"]
+__all__ = ["ModelFileError", "load_torch_file", "load_torch_member", "write_atomically",
+           "save_torch_file"]
 
 
 class ModelFileError(ValueError):
@@ -95,3 +100,22 @@ def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0].split(". ")[0][:160] if text else "empty"
 
+
+
+def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
+    """``data`` to a temporary file beside ``path``, flushed to disk, renamed over it."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(data.encode() if isinstance(data, str) else data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def save_torch_file(obj: Any, path: str | os.PathLike) -> None:
+    """``torch.save(obj)`` into ``path`` by :func:`write_atomically`."""
+    import torch
+
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    write_atomically(path, buffer.getvalue())

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 
+from .model_files import write_atomically
+
 __all__ = ["write_report"]
 
 
@@ -26,17 +28,12 @@ def write_report(run_dir: str, title: str, config: dict, history: list[dict]) ->
               "## Settings", "", "```json", json.dumps(config, indent=2), "```", "",
               "![learning curve](learning_curve.png)", ""]
     path = os.path.join(run_dir, "report.md")
-    _atomic_write(path, "\n".join(lines))
-    _atomic_write(os.path.join(run_dir, "history.json"), json.dumps(history, indent=2))
+    write_atomically(path, "\n".join(lines))
+    write_atomically(os.path.join(run_dir, "history.json"), json.dumps(history, indent=2))
     _plot(run_dir, title, opponents, history)
     return path
 
 
-def _atomic_write(path: str, text: str) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
 
 
 def _plot(run_dir: str, title: str, opponents: list[str], history: list[dict]) -> None:

@@ -33,7 +33,7 @@ from bg_env.core.position import Position
 
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action
-from .model_files import ModelFileError, load_torch_file
+from .model_files import ModelFileError, load_torch_file, save_torch_file
 from .td_features import (  # noqa: F401 (re-exported: agents.td.features etc.)
     N_FEATURES,
     features,
@@ -170,12 +170,8 @@ def net_from_header(blob: dict) -> TDNet:
 
 
 def save_net(net: TDNet, path: str, extra: dict | None = None) -> None:
-    """Write the network atomically (temporary file, then rename)."""
-    import os
-
-    tmp = f"{path}.tmp"
-    torch.save({**net_header(net), "state_dict": net.state_dict(), **(extra or {})}, tmp)
-    os.replace(tmp, path)
+    """Write the network atomically (:func:`~agents.model_files.save_torch_file`)."""
+    save_torch_file({**net_header(net), "state_dict": net.state_dict(), **(extra or {})}, path)
 
 
 def load_net(path: str) -> TDNet:

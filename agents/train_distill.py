@@ -45,7 +45,7 @@ from bg_env.core.game import Game, Phase, Rules
 
 from .config import ConfigError, refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
-from .model_files import load_torch_file
+from .model_files import load_torch_file, save_torch_file
 from .report import write_report
 from .td import TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features, save_net
 from .td_features import EQUITY_WEIGHTS
@@ -360,11 +360,9 @@ def _start(cfg: DistillConfig) -> TDNet:
 
 
 def _checkpoint(path: str, net: TDNet, round_no: int, history: list, seconds: float) -> None:
-    tmp = path + ".tmp"
-    torch.save({**net_header(net), "state_dict": net.state_dict(), "rounds": round_no,
-                "seconds": seconds,
-                "history": json.loads(json.dumps(history))}, tmp)  # plain types: weights-only
-    os.replace(tmp, path)
+    save_torch_file({**net_header(net), "state_dict": net.state_dict(), "rounds": round_no,
+                     "seconds": seconds,
+                     "history": json.loads(json.dumps(history))}, path)  # plain: weights-only
 
 
 def _resume(path: str, cfg: DistillConfig) -> tuple[TDNet, int, list, float]:

@@ -55,7 +55,7 @@ from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
 from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
-from .model_files import load_torch_file, load_torch_member
+from .model_files import load_torch_file, load_torch_member, write_atomically
 from .ppo import ACTIVATIONS, PPOAgent
 from .ppo_policy import POOLINGS, CandidatePolicy
 from .ppo_pool import OpponentPool, PoolOpponent, actor_weights
@@ -314,16 +314,6 @@ def _seconds(state: dict) -> float:
     return state["seconds"] + time.time() - state["t0"]
 
 
-def _write_atomically(path: str, data: bytes) -> None:
-    """``data`` to a temporary file beside ``path``, flushed to disk, renamed over it."""
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
 def _checkpoint(model, cfg: PPOConfig, history: list, state: dict) -> None:
     """``checkpoint.zip``: the model, optimiser and step count (SB3's archive) and the
     snapshots, history and games played (member :data:`STATE_MEMBER`), replaced as one
@@ -338,7 +328,7 @@ def _checkpoint(model, cfg: PPOConfig, history: list, state: dict) -> None:
     torch.save(extra, blob)
     with zipfile.ZipFile(buffer, "a") as archive:
         archive.writestr(STATE_MEMBER, blob.getvalue())
-    _write_atomically(os.path.join(cfg.run_dir, "checkpoint.zip"), buffer.getvalue())
+    write_atomically(os.path.join(cfg.run_dir, "checkpoint.zip"), buffer.getvalue())
 
 
 def read_checkpoint(run_dir: str) -> dict:
@@ -457,7 +447,7 @@ def _kickstart(model, cfg: PPOConfig, progress: bool) -> None:
     summary["seconds"] = time.time() - t0
     buffer = io.BytesIO()
     model.save(buffer, exclude=_NOT_IN_MODEL)
-    _write_atomically(os.path.join(cfg.run_dir, "kickstart.zip"), buffer.getvalue())
+    write_atomically(os.path.join(cfg.run_dir, "kickstart.zip"), buffer.getvalue())
     with open(os.path.join(cfg.run_dir, "kickstart.json"), "w") as fh:
         json.dump(summary, fh, indent=2)
 
@@ -476,6 +466,10 @@ def _train(model, cfg: PPOConfig, history: list, state: dict, resume: bool,
     if remaining:
         model.learn(remaining, callback=_TrainCallback(cfg, history, state),
                     reset_num_timesteps=False, progress_bar=progress)
+    if model.num_timesteps < cfg.total_steps:
+        logger.warning("stopped by max_minutes=%g at %d of total_steps=%d; raise max_minutes "
+                       "(or set 0) and --resume to go on", cfg.max_minutes,
+                       model.num_timesteps, cfg.total_steps)
     final = {"games": state["games"], "steps": model.num_timesteps, "seconds": _seconds(state),
              **_evaluate(model, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
     history.append(final)
@@ -483,6 +477,6 @@ def _train(model, cfg: PPOConfig, history: list, state: dict, resume: bool,
     _checkpoint(model, cfg, history, state)
     buffer = io.BytesIO()
     model.save(buffer, exclude=_NOT_IN_MODEL)
-    _write_atomically(os.path.join(cfg.run_dir, "model.zip"), buffer.getvalue())
+    write_atomically(os.path.join(cfg.run_dir, "model.zip"), buffer.getvalue())
     write_report(cfg.run_dir, "MaskablePPO", asdict(cfg), history)
     return final

@@ -36,7 +36,7 @@ from bg_env.core.game import Game, Phase, Rules
 
 from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
-from .model_files import load_torch_file
+from .model_files import load_torch_file, save_torch_file
 from .report import write_report
 from .td import (
     TDAgent, TDNet, flip_outputs, load_net, net_from_header, net_header, plays_features,
@@ -289,13 +289,11 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
     writer = _tensorboard(cfg.run_dir)
 
     def checkpoint(games_done: int) -> None:
-        tmp = ckpt_path + ".tmp"
-        torch.save({**net_header(net), "state_dict": net.state_dict(),
-                    "optimizer": opt.state_dict(), "rng": rng.bit_generator.state,
-                    "games": games_done, "seconds": elapsed(),
-                    # plain JSON types: the checkpoint loads with weights_only=True
-                    "history": json.loads(json.dumps(history))}, tmp)
-        os.replace(tmp, ckpt_path)
+        save_torch_file({**net_header(net), "state_dict": net.state_dict(),
+                         "optimizer": opt.state_dict(), "rng": rng.bit_generator.state,
+                         "games": games_done, "seconds": elapsed(),
+                         # plain JSON types: the checkpoint loads with weights_only=True
+                         "history": json.loads(json.dumps(history))}, ckpt_path)
 
     bar = None
     if progress:

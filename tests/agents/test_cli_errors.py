@@ -110,3 +110,62 @@ def test_eval_match_length_has_the_environments_limit(capsys):
         evaluate_matches(load_agent("random"), load_agent("random"), matches=2, length=0)
     assert evaluate_matches(load_agent("random"), load_agent("random"), matches=2,
                             length=25).matches == 2
+
+
+# ------------------------------------------------------------------ resume, overrides
+def test_resume_takes_the_runs_own_settings(tmp_path, monkeypatch, capsys):
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    tiny = ["hidden=4", "games=2", "eval_every=0", "eval_games=2", "final_eval_games=2",
+            "checkpoint_every=1", "eval_opponents=[random]", "run_dir=run", "lam=0.5"]
+    assert main(["train", "td", "--quiet", "--set", *tiny]) == 0
+    # hidden=4 and lam=0.5 are the run's, not td.yaml's: not repeated here
+    assert main(["train", "td", "--quiet", "--resume", "--set", "games=4", "run_dir=run"]) == 0
+    saved = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert (saved["hidden"], saved["lam"], saved["games"]) == (4, 0.5, 4)
+    history = json.loads((tmp_path / "run" / "history.json").read_text())
+    assert [h["games"] for h in history][-1] == 4
+
+
+@pytest.mark.parametrize("item", ["init=", 'init=""', "init=''"])
+def test_an_empty_value_is_the_empty_string(item):
+    from agents.config import parse_overrides
+
+    assert parse_overrides([item]) == {"init": ""}
+    assert load_config(TDConfig, None, parse_overrides([item])).init == ""
+
+
+def test_model_files_are_written_whole(tmp_path, monkeypatch):
+    import os
+
+    import torch
+
+    from agents.model_files import load_torch_file, save_torch_file, write_atomically
+
+    path = tmp_path / "net.pt"
+    save_torch_file({"w": torch.ones(3)}, path)
+    assert torch.equal(load_torch_file(path)["w"], torch.ones(3))
+    synced = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+
+    def killed(src, dst):
+        raise KeyboardInterrupt  # the rename never happens
+
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(path, b"half a file")
+    assert synced and torch.equal(load_torch_file(path)["w"], torch.ones(3))  # the old one
+
+
+def test_ppo_says_when_max_minutes_stops_it_short(tmp_path, monkeypatch, caplog):
+    import logging
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["train", "ppo", "--quiet", "--set", "total_steps=100000", "max_minutes=0.0001",
+            "kickstart=", "kickstart_weight=0", "n_envs=2", "n_steps=32", "batch_size=32",
+            "n_epochs=1", "eval_every=0", "final_eval_games=2",
+            "run_dir=run"]
+    with caplog.at_level(logging.WARNING, logger="agents"):
+        assert main(argv) == 0
+    assert any("stopped by max_minutes=0.0001 at" in r.getMessage() for r in caplog.records)
