@@ -145,7 +145,7 @@ def cmd_eval(args) -> int:
     if args.rules:
         from .config import find_config, load_env_options
 
-        options = load_env_options(find_config(args.rules, "variants"))
+        options = load_env_options(find_config(_variant_file(args.rules), "variants"))
     if args.variant:
         options["variant"] = args.variant
     cube = bool(options.pop("cube", False)) or args.cube
@@ -172,6 +172,14 @@ def cmd_eval(args) -> int:
             json.dump(stats.summary(), fh, indent=2)
         print(f"wrote {args.json}")
     return 0
+
+
+def _variant_file(name: str) -> str:
+    """``--rules NAME``: a variant's other name is its file's (``hypergammon`` is
+    ``hypergammon3``); anything else (a path, a file name) as given."""
+    from bg_env.core.variants import VARIANTS
+
+    return VARIANTS[name].name if name in VARIANTS else name
 
 
 def _check_output(option: str, path: str) -> None:

@@ -49,7 +49,7 @@ def test_unknown_key_in_an_options_file_names_file_and_key(tmp_path):
 
 def test_cli_eval_plays_a_variant_from_its_yaml(tmp_path):
     out = tmp_path / "r.json"
-    path = str(CONFIGS / "hypergammon.yaml")
+    path = str(CONFIGS / "hypergammon3.yaml")
     assert main(["eval", "random:1", "random:2", "--rules", path, "--games", "6", "--quiet",
                  "--json", str(out)]) == 0
     summary = json.loads(out.read_text())
@@ -74,3 +74,11 @@ def test_a_person_plays_long_nardy_in_the_terminal():
     play_human("random:0", seed=4, ask=ask, say=said.append, variant="long_nardy")
     text = "\n".join(str(s) for s in said)
     assert "Your move" in text and "legal plays:" in text and "Game abandoned." in text
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_rules_by_name_finds_every_variant_under_each_of_its_names(name, tmp_path):
+    out = tmp_path / "r.json"
+    assert main(["eval", "random:1", "random:2", "--rules", name, "--games", "2", "--quiet",
+                 "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["games"] == 2
