@@ -71,7 +71,8 @@ class TDConfig:
     lr: float = 0.001
     """Adam learning rate."""
     batch_games: int = 4
-    """Games per update."""
+    """Games per update (a batch also ends at each checkpoint, so that a resumed run loses
+    no games and goes on as the run without the stop)."""
     epsilon: float = 0.0
     """Chance of a random play during self-play (exploration); TD-Gammon used none."""
     seed: int = 0
@@ -312,7 +313,8 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         for game_no, x, targets in games:
             batch_x.append(x)
             batch_t.append(targets)
-            if len(batch_x) == cfg.batch_games or game_no == cfg.games:
+            if (len(batch_x) == cfg.batch_games or game_no == cfg.games
+                    or game_no % cfg.checkpoint_every == 0):  # a checkpoint holds every game
                 loss = _update(net, opt, batch_x, batch_t, device)
                 if player is not net:
                     player.load_state_dict(net.state_dict())

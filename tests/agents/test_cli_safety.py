@@ -254,3 +254,19 @@ def test_a_rate_in_exponent_notation_is_a_number(text, value):
 def test_a_word_for_a_number_is_still_refused():
     with pytest.raises(ConfigError, match="lr='fast'"):
         load_config(TDConfig, None, {"lr": "fast"})
+
+
+def test_a_stop_at_a_checkpoint_inside_a_batch_resumes_as_the_straight_run(tmp_path):
+    # batches of 4 games, a checkpoint every 3: the run stopped at game 3 and resumed to 6
+    # has the weights of the run that went straight to 6 (the checkpoint's batch is applied)
+    def config(folder, games):
+        return TDConfig(run_dir=str(tmp_path / folder), games=games, hidden=4, batch_games=4,
+                        checkpoint_every=3, eval_every=0, eval_games=2, final_eval_games=2,
+                        eval_opponents=["random"])
+
+    train_td(config("straight", 6), progress=False)
+    train_td(config("stopped", 3), progress=False)
+    train_td(config("stopped", 6), resume=True, progress=False)
+    a, b = (torch.load(tmp_path / f / "model.pt", weights_only=True)["state_dict"]
+            for f in ("straight", "stopped"))
+    assert all(torch.equal(a[k], b[k]) for k in a)
