@@ -101,7 +101,6 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0].split(". ")[0][:160] if text else "empty"
 
 
-
 def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
     """``data`` to a temporary file beside ``path``, flushed to disk, renamed over it."""
     tmp = f"{path}.tmp"

@@ -34,8 +34,6 @@ def write_report(run_dir: str, title: str, config: dict, history: list[dict]) ->
     return path
 
 
-
-
 def _plot(run_dir: str, title: str, opponents: list[str], history: list[dict]) -> None:
     try:
         import matplotlib
