@@ -195,13 +195,13 @@ class PubevalAgent(PlayAgent):
     begun by a forced move, before the remaining moves)."""
 
     name = "pubeval"
-    _checked = None  # the last game whose variant was checked
+    _variant = None  # the variant last played (checked once by _warn_if_not_judged)
 
     def choose_play(self, plays: Sequence[Play], env=None) -> Play:
-        game = getattr(env, "game", None)
-        if game is not None and game is not self._checked:
-            self._checked = game
-            _warn_if_not_judged(game.variant)
+        variant = getattr(getattr(env, "game", None), "variant", None)
+        if variant is not None and variant is not self._variant:
+            self._variant = variant
+            _warn_if_not_judged(variant)
         return best_of(plays, plays[0].start.is_race())
 
 
