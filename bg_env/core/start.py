@@ -88,6 +88,10 @@ class StartAnywhere:
         a roll from ``rng``), with ``dice`` already rolled, or with a double offered
         (``double_offered``: the other side must answer). ``played``: checker actions
         already made with ``dice`` this turn (each checked, as :meth:`step` checks it).
+        ``cube_turned`` (whether a double has been taken, for the Jacoby rule) defaults to
+        whether the cube is owned: a centred cube above 1 comes from automatic doubles,
+        which do not turn it (GNU Backgammon's test in play.c: Jacoby counts gammons single
+        while ``fCubeOwner == -1``).
 
         ``rng`` (a numpy ``Generator``) is needed only when the game must roll: no dice
         given and no cube question, or a roll that cannot be played. Forced moves after
@@ -108,7 +112,7 @@ class StartAnywhere:
         game = cls(rules, position, turn)
         game.ask_forced = bool(ask_forced)
         game._set_cube(cube_value, cube_owner,
-                      cube_value > 1 if cube_turned is None else bool(cube_turned),
+                      cube_owner != -1 if cube_turned is None else bool(cube_turned),
                       bomb_owner=bomb_owner, turns=turns)
         if double_offered:
             if dice is not None or played:

@@ -88,3 +88,45 @@ def test_automatic_doubles_stop_at_max_cube_in_the_kernels():
     games.seed(0)
     games.reset()
     assert set(games.state[:, batch.CUBE_VALUE].tolist()) == {1, 2, 4}
+
+
+def _finish(game: Game) -> Game:
+    while game.phase != Phase.OVER:
+        game.step(game.legal_actions()[-1], None)
+    return game
+
+
+# Side 0 bears off its last two checkers with 6-5; side 1 has borne off none: a gammon.
+GAMMON_NEXT = Position.from_layout({1: 1, 2: 1}, {13: 15})
+
+
+@pytest.mark.parametrize("owner, points", [(-1, 2), (0, 4), (1, 4)])
+def test_jacoby_counts_a_gammon_only_on_an_owned_cube(owner, points):
+    """A centred cube of 2 (automatic doubles) is not turned, as gnubg reads it
+    (``fCubeOwner == -1``): under Jacoby the gammon is a single at 2. The old default
+    took any cube above 1 for a turned one and scored 4."""
+    rules = Rules(jacoby=True, auto_doubles=1)
+    game = _finish(Game.from_position(GAMMON_NEXT, None, rules, dice=(6, 5), cube_value=2,
+                                      cube_owner=owner))
+    assert (game.result.outcome, game.result.points) == ("gammon", points)
+    state = MatchState(cube_value=2, cube_owner=owner, jacoby=True, dice=(6, 5))
+    from_id = _finish(Game.from_match_id(GAMMON_NEXT.position_id(), state.match_id(),
+                                         rules=rules))
+    assert from_id.result.points == points
+
+
+def test_an_automatic_double_played_out_scores_as_a_game_started_there():
+    class Dice:  # the opening tie 3-3 (an automatic double), then 6-5 to side 0
+        def __init__(self):
+            self.rolls = [3, 3, 6, 5]
+
+        def integers(self, *args, **kwargs):
+            return self.rolls.pop(0)
+
+    rules = Rules(jacoby=True, auto_doubles=1)
+    game = Game(rules)
+    game.opening(Dice(), start=GAMMON_NEXT)
+    assert (game.cube_value, game.cube_owner, game.cube_turned) == (2, -1, False)
+    played = _finish(game).result
+    started = _finish(Game.from_position(GAMMON_NEXT, None, rules, dice=(6, 5), cube_value=2))
+    assert played == started.result and played.points == 2
