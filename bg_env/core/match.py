@@ -45,7 +45,7 @@ import copy
 from dataclasses import dataclass, field, replace
 
 from .game import Game, GameResult, Phase, Rules
-from .match_id import MatchState
+from .match_id import GNUBG_MATCH_JACOBY_FLAG, MatchState
 
 __all__ = ["Match", "match_equity", "MET_MAX_AWAY", "MET_NAME"]
 
@@ -304,7 +304,7 @@ class Match:
         score = (min(self.score[0], self.length), min(self.score[1], self.length))
         base = MatchState(match_length=self.length, score=score, crawford=self.crawford,
                           player_on_roll=side_on_roll, turn=side_on_roll,
-                          game_state=2 if self.is_over else 1)
+                          game_state=2 if self.is_over else 1, jacoby=GNUBG_MATCH_JACOBY_FLAG)
         if game is None:
             return base
         if game.phase == Phase.BEAVER_TAKE:

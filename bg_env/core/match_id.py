@@ -62,7 +62,8 @@ from dataclasses import dataclass
 
 from .position import BAR, Position
 
-__all__ = ["MatchState", "InvalidMatchIdError", "InvalidXgidError", "to_xgid", "from_xgid"]
+__all__ = ["MatchState", "InvalidMatchIdError", "InvalidXgidError", "to_xgid", "from_xgid",
+           "GNUBG_MATCH_JACOBY_FLAG"]
 
 
 class InvalidMatchIdError(ValueError):
@@ -80,6 +81,14 @@ _MATCH_ID_FIELDS = (  # name, first bit, size: the layout in the module docstrin
     ("score1", 51, 15), ("no_jacoby", 66, 1),
 )
 _MATCH_ID_BITS = 67
+
+GNUBG_MATCH_JACOBY_FLAG = True
+"""The Jacoby flag a match's Match ID carries: GNU Backgammon writes its Jacoby setting
+(``fJacoby``, on by default) into every Match ID, matches included, where the rule does not
+apply (``matchid.c``: bit 66 is ``!fJacoby``; ``play.c`` applies Jacoby only when
+``!nMatchTo``). :meth:`bg_env.core.match.Match.state` writes it so, so that a match's
+Match ID is the string gnubg shows for it (ending ``A``, not ``E``)."""
+
 _MAX_SCORE = (1 << 15) - 1
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{12}")
 
@@ -116,7 +125,9 @@ class MatchState:
     score: tuple[int, int] = (0, 0)
     """Points won by player 0 and player 1."""
     jacoby: bool = False
-    """Jacoby rule in force (gnubg keeps it in bit 66, see the module docstring)."""
+    """Jacoby rule in force (gnubg keeps it in bit 66, see the module docstring). In a
+    match it means nothing: gnubg writes its setting there too, on by default
+    (:data:`GNUBG_MATCH_JACOBY_FLAG`)."""
 
     def __post_init__(self) -> None:
         for name in ("crawford", "double_offered", "jacoby"):

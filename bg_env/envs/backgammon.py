@@ -428,7 +428,9 @@ class raw_env(AECEnv):
         return tuple(self.game.remaining) if self.game.phase == Phase.MOVE else ()
 
     def position_id(self) -> str:
-        """GNU Backgammon Position ID from the side of the agent to act."""
+        """GNU Backgammon Position ID from the side of the agent to act. With a double on
+        offer that is the doubled side; GNU Backgammon's own ID at that moment is the
+        doubler's (its player on roll), and its ``set matchid`` refuses such a state."""
         return self.position.position_id()
 
     def match_id(self) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bg_env.core.game import GameResult, Phase, Rules
+from bg_env.core import Position
+from bg_env.core.game import Game, GameResult, Phase, Rules
 from bg_env.core.match import MET_MAX_AWAY, Match, match_equity
 from bg_env.core.match_id import MatchState
 
@@ -225,6 +226,18 @@ def test_match_id_of_a_game_in_play_carries_cube_and_dice():
     assert state.player_on_roll == game.turn and sorted(state.dice) == sorted(game.dice)
     assert state.cube_value == 1 and state.cube_owner == -1 and not state.double_offered
     assert Match(9).match_id() != m.match_id()
+
+
+
+def test_a_matchs_match_id_is_the_string_gnubg_writes():
+    """gnubg writes its Jacoby setting (on by default) into a match's Match ID too, so
+    the manual's example state (2-4 in a 9-point match, player 0 owns a 2-cube, player 1
+    has rolled 5-2) is ``QYkqASAAIAAA``; the old code wrote bit 66 set (``...IAAE``)."""
+    match = Match(9, score=(2, 4))
+    game = Game.from_position(Position.start(), None, match.game_rules(), turn=1, dice=(5, 2),
+                              cube_value=2, cube_owner=0)
+    assert match.match_id(game=game) == "QYkqASAAIAAA"
+    assert Match(7).match_id().endswith("A") and not Match(7).state().crawford
 
 
 # ------------------------------------------------------------------ whole matches
