@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from .batch import POINTS, WINNER, act_row, open_row
-from .batch_opponents import opponents_turns
+from .batch_opponents import SKIP, opponents_turns
 from .dice_kernels import below
 
 __all__ = ["M_COLUMNS", "M_LENGTH", "M_SCORE0", "M_CRAWFORD", "M_GAMES", "M_CRAWFORD_GAMES",
@@ -170,9 +170,13 @@ def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, m
     """The learner of match ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again (the match's next games started as games end). ``status[i]``: 0 the
     match goes on, 1 it is over, 2 a game was truncated, 3 the action was illegal (nothing
-    changed). Rewards are added to ``reward``; ``work`` as for :func:`start_matches`."""
+    changed); an action of :data:`~bg_env.core.batch_opponents.SKIP` leaves match ``i``
+    as it is. Rewards are added to ``reward``; ``work`` as for :func:`start_matches`."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
+        if actions[i] == SKIP:
+            status[i] = 0
+            continue
         if not act_row(state[i], me[i], opp[i], seeds, i,
                        game_rules(match[i], rules, crawford_rules), mask[i], actions[i], vt):
             status[i] = 3

@@ -41,12 +41,17 @@ from .pubeval_kernels import best_result, is_race, pubeval_best
 from .variant_kernels import BOARD
 from .variant_search import HIT_CODE
 
-__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "start_episodes", "step_against", "turn_start",
-           "variant_plays", "PLAYS_CAP", "new_work", "fitted_work"]
+__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "SKIP", "start_episodes", "step_against",
+           "turn_start", "variant_plays", "PLAYS_CAP", "new_work", "fitted_work"]
 
 RANDOM, PUBEVAL = 0, 1
 OPPONENTS = {"random": RANDOM, "pubeval": PUBEVAL}
 """The built-in opponents by name, as the kernels number them."""
+
+SKIP = -1
+"""The action that leaves a game as it is (status 0, nothing drawn from its generator):
+:func:`step_against` and the match kernels pass such a row by (a vector env's next-step
+autoreset, where the action of a game that has just ended is ignored)."""
 
 
 @njit(cache=True)
@@ -210,10 +215,13 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
                  status, work, vt=None):
     """The learner of game ``i`` plays ``actions[i]``, then ``opponent`` until the learner
     must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
-    truncated, 3 the action was illegal (nothing changed). ``work``: pubeval's arrays
-    (:func:`new_work`)."""
+    truncated, 3 the action was illegal (nothing changed); an action of :data:`SKIP`
+    leaves game ``i`` as it is. ``work``: pubeval's arrays (:func:`new_work`)."""
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
+        if actions[i] == SKIP:
+            status[i] = 0
+            continue
         if not act_row(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt):
             status[i] = 3
             continue

@@ -25,12 +25,21 @@ Rewards:
     As the single env: 0 until a game ends, then +-points from the learner's side.
 
 Episode End:
-    Autoreset in the same step (``metadata["autoreset_mode"]`` is ``SAME_STEP``): the
-    step that ends a game returns the first observation of the next one, with the last
-    observation in ``infos["final_obs"][i]`` and the ended game's info (``outcome``,
-    ``points``, ``cube_value``, ``winner``, or ``illegal_action``) in
-    ``infos["final_info"]``; ``terminations``/``truncations`` tell why it ended
-    (truncated: ``max_turns``).
+    ``autoreset_mode`` (an argument: Gymnasium's ``AutoresetMode`` or its name,
+    ``"same_step"`` or ``"next_step"``; ``metadata["autoreset_mode"]`` says which):
+
+    * ``SAME_STEP`` (the default): the step that ends a game returns the first
+      observation of the next one, with the last observation in ``infos["final_obs"][i]``
+      and the ended game's info (``outcome``, ``points``, ``cube_value``, ``winner``, or
+      ``illegal_action``) in ``infos["final_info"]``.
+    * ``NEXT_STEP`` (Gymnasium's own default, which its vector observation wrappers and
+      its ``RecordEpisodeStatistics`` expect): the step that ends a game returns its last
+      observation and its info in ``infos`` (as the single env's last step); the next
+      step ignores that game's action and returns the first observation of the next
+      game, reward 0, not terminated. In that row :meth:`action_masks` marks every action
+      legal (any is ignored), so that a masked policy always has one to pick.
+
+    ``terminations``/``truncations`` tell why a game ended (truncated: ``max_turns``).
 
 Seeding:
     ``reset(seed=s)`` seeds game ``i`` with ``s + i`` (a list gives one seed per game);
@@ -53,7 +62,7 @@ from .gym_env import BackgammonEnv
 from .kernel_batch import KernelBatch, kernels_play
 
 __all__ = ["BackgammonVectorEnv", "MaskedSyncVectorEnv", "make_moves_vector_env",
-           "make_plays_vector_env"]
+           "make_plays_vector_env", "autoreset_mode_of"]
 
 _SINGLE_ENV_KEYS = ("learner", "illegal_action", "illegal_reward")
 
@@ -69,8 +78,15 @@ class BackgammonVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 1, **kwargs):
+    def __init__(self, num_envs: int = 1, autoreset_mode: Any = AutoresetMode.SAME_STEP,
+                 **kwargs):
+        mode = autoreset_mode_of(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        self._next_step = mode == AutoresetMode.NEXT_STEP
         self.batch = KernelBatch(num_envs, **kwargs)
+        self._ended = np.zeros(self.batch.num_envs, dtype=bool)
+        """Next-step autoreset: the games that ended in the last step (their next action
+        is ignored and the next game's first observation returned)."""
         self.num_envs = self.batch.num_envs
         self.single_observation_space = self.batch.observation_space
         self.single_action_space = spaces.Discrete(N_ACTIONS)
@@ -86,10 +102,12 @@ class BackgammonVectorEnv(VectorEnv):
         if seed is not None:
             self.batch.seed(seed)
             super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        self._ended[:] = False
         return self.batch.reset(), {}
 
     def step(self, actions):
-        obs, rewards, dones, infos = self.batch.step(actions)
+        skip = self._ended.copy() if self._next_step else None
+        obs, rewards, dones, infos = self.batch.step(actions, skip)
         truncated = np.array([bool(info.get("TimeLimit.truncated")) for info in infos]) & dones
         terminated = dones & ~truncated
         out: dict[str, Any] = {}
@@ -97,27 +115,67 @@ class BackgammonVectorEnv(VectorEnv):
             info = dict(infos[i])
             final_obs = info.pop("terminal_observation")
             info.pop("TimeLimit.truncated")
-            out = self._add_info(out, {"final_obs": final_obs, "final_info": info}, i)
+            if self._next_step:
+                obs[i] = final_obs
+                out = self._add_info(out, info, i)
+            else:
+                out = self._add_info(out, {"final_obs": final_obs, "final_info": info}, i)
+        if self._next_step:
+            self._ended[:] = dones
         return obs, rewards.astype(np.float64), terminated, truncated, out
 
     def action_masks(self) -> np.ndarray:
-        """``(num_envs, N_ACTIONS)`` bool: each game's legal actions."""
-        return self.batch.action_masks()
+        """``(num_envs, N_ACTIONS)`` bool: each game's legal actions (every action in a
+        game that has just ended under next-step autoreset: the action is ignored)."""
+        masks = self.batch.action_masks()
+        masks[self._ended] = True
+        return masks
 
     def render(self):
         return None
 
 
 class MaskedSyncVectorEnv(SyncVectorEnv):
-    """Gymnasium's ``SyncVectorEnv`` (same-step autoreset) with :meth:`action_masks`."""
+    """Gymnasium's ``SyncVectorEnv`` (same-step autoreset unless ``autoreset_mode`` says
+    otherwise) with :meth:`action_masks`."""
 
-    def __init__(self, env_fns, **kwargs):
-        kwargs.setdefault("autoreset_mode", AutoresetMode.SAME_STEP)
-        super().__init__(env_fns, **kwargs)
+    def __init__(self, env_fns, autoreset_mode: Any = AutoresetMode.SAME_STEP, **kwargs):
+        super().__init__(env_fns, autoreset_mode=autoreset_mode_of(autoreset_mode), **kwargs)
+        self._ended = np.zeros(self.num_envs, dtype=bool)
+        """Next-step autoreset: the games that ended in the last step."""
+
+    def reset(self, *, seed=None, options=None):
+        self._ended[:] = False
+        return super().reset(seed=seed, options=options)
+
+    def step(self, actions):
+        obs, rewards, terminations, truncations, infos = super().step(actions)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._ended[:] = terminations | truncations
+        return obs, rewards, terminations, truncations, infos
 
     def action_masks(self) -> np.ndarray:
-        """``(num_envs, n_actions)`` bool: each game's legal actions."""
-        return np.stack(self.call("action_masks"))
+        """``(num_envs, n_actions)`` bool: each game's legal actions (every action in a
+        game that has just ended under next-step autoreset: the action is ignored)."""
+        masks = np.stack(self.call("action_masks"))
+        masks[self._ended] = True
+        return masks
+
+
+def autoreset_mode_of(mode) -> AutoresetMode:
+    """Gymnasium's ``AutoresetMode`` from itself, its value (``"NextStep"``) or its name in
+    any case (``"next_step"``); this env plays ``SAME_STEP`` and ``NEXT_STEP``.
+
+    Raises:
+        ValueError: any other value, named.
+    """
+    if isinstance(mode, str):
+        found = [m for m in AutoresetMode if mode in (m.value, m.name, m.name.lower())]
+        mode = found[0] if found else mode
+    if mode not in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+        raise ValueError(f"autoreset_mode={mode!r}: expected 'same_step' or 'next_step' "
+                         "(gymnasium.vector.AutoresetMode.SAME_STEP or NEXT_STEP)")
+    return mode
 
 
 def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs) -> VectorEnv:
@@ -126,13 +184,15 @@ def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs)
     pubeval opponent, pubeval not in Plakoto or Long Nardy, no rendering), else a
     :class:`MaskedSyncVectorEnv` of
     :class:`~bg_env.envs.gym_env.BackgammonEnv`."""
+    mode = autoreset_mode_of(kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP))
     config = {k: v for k, v in kwargs.items() if k not in _SINGLE_ENV_KEYS}
     if (not PURE_PYTHON and kwargs.get("render_mode") is None
             and kernels_play(opponent, EnvConfig.from_kwargs(**config))):
-        return BackgammonVectorEnv(num_envs, opponent=opponent, **kwargs)
+        return BackgammonVectorEnv(num_envs, autoreset_mode=mode, opponent=opponent, **kwargs)
     _check_num_envs(num_envs)
     return MaskedSyncVectorEnv(
-        [lambda: BackgammonEnv(opponent=opponent, **kwargs) for _ in range(num_envs)])
+        [lambda: BackgammonEnv(opponent=opponent, **kwargs) for _ in range(num_envs)],
+        autoreset_mode=mode)
 
 
 def make_plays_vector_env(num_envs: int = 1, **kwargs) -> VectorEnv:
@@ -140,8 +200,10 @@ def make_plays_vector_env(num_envs: int = 1, **kwargs) -> VectorEnv:
     :class:`MaskedSyncVectorEnv` of :class:`~bg_env.envs.play_env.BackgammonPlaysEnv`."""
     from .play_env import BackgammonPlaysEnv
 
+    mode = autoreset_mode_of(kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP))
     _check_num_envs(num_envs)
-    return MaskedSyncVectorEnv([lambda: BackgammonPlaysEnv(**kwargs) for _ in range(num_envs)])
+    return MaskedSyncVectorEnv([lambda: BackgammonPlaysEnv(**kwargs) for _ in range(num_envs)],
+                               autoreset_mode=mode)
 
 
 def _check_num_envs(num_envs) -> None:

@@ -139,6 +139,11 @@ class KernelBatch:
         encode_contexts(self._money_block, self.config.game_rules.variant,
                         integer=self.config.observation == "compact")
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
+        """The actions of the last step, as given (an illegal one is reported as it came)."""
+        self._kernel_actions = np.zeros(self.num_envs, dtype=np.int64)
+        """What the kernels play: ``_actions``, a negative one made out of range (illegal),
+        and :data:`~bg_env.core.batch_opponents.SKIP` in the rows :meth:`step` skips."""
+        self._started = False
         self._code = batch_opponents.OPPONENTS[opponent]
         cap = batch_opponents.PLAYS_CAP if opponent == "pubeval" else 1
         self._work = batch_opponents.new_work(cap)
@@ -155,28 +160,36 @@ class KernelBatch:
         """New games everywhere; the learners' observations."""
         self._start(np.ones(self.num_envs, dtype=bool))
         self.status[:] = RUNNING
+        self._started = True
         return self.observe()
 
-    def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
-        """Play one learner decision in every game, then the opponent's until each
-        learner must act again. Returns ``(observations, rewards, dones, infos)``; a
-        finished game's info holds ``terminal_observation``, ``TimeLimit.truncated`` and
-        its result (``outcome``, ``points``, ``cube_value``, ``winner``) or
-        ``illegal_action``, and the game has started again."""
+    def step(self, actions, skip: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        """Play one learner decision in every game (but those where ``skip``, a bool
+        array, is set: they stay as they are), then the opponent's until each learner
+        must act again. Returns ``(observations, rewards, dones, infos)``; a finished
+        game's info holds ``terminal_observation``, ``TimeLimit.truncated`` and its result
+        (``outcome``, ``points``, ``cube_value``, ``winner``) or ``illegal_action``, and
+        the game has started again.
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+            ValueError: ``actions`` is not ``(num_envs,)`` integers.
+        """
         g = self.games
-        given = np.asarray(actions)
-        if given.size != self.num_envs:
-            raise ValueError(f"actions of shape {given.shape}: expected one action for each "
-                             f"of the {self.num_envs} games")
-        self._actions[:] = given.reshape(self.num_envs)
-        actions = self._actions
+        self._actions[:] = self._checked_actions(actions)
+        actions = self._kernel_actions
+        np.copyto(actions, np.where(self._actions < 0, N_ACTIONS, self._actions))
+        if skip is not None:
+            actions[skip] = batch_opponents.SKIP
         if self.illegal_action == "raise":
             legal = (actions >= 0) & (actions < N_ACTIONS)
             legal[legal] = g.mask[np.flatnonzero(legal), actions[legal]]
+            legal |= actions == batch_opponents.SKIP
             if not legal.all():
                 i = int(np.flatnonzero(~legal)[0])
                 raise IllegalActionError(
-                    f"env {i}: action {actions[i]} is not legal; legal: "
+                    f"env {i}: action {self._actions[i]} is not legal; legal: "
                     f"{np.flatnonzero(g.mask[i]).tolist()}"
                 )
         if self.match_length:
@@ -197,6 +210,19 @@ class KernelBatch:
         if dones.any():
             self._finish_episodes(dones, rewards, infos)
         return self._obs.copy(), rewards, dones, infos
+
+    def _checked_actions(self, actions) -> np.ndarray:
+        """``actions`` as ``(num_envs,)`` integers, or the error that names them."""
+        if not self._started:
+            raise RuntimeError("step() before reset(): call reset() first")
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,) and not (given.ndim == 0 and self.num_envs == 1):
+            raise ValueError(f"actions of shape {given.shape}: expected one action for each "
+                             f"of the {self.num_envs} games, shape ({self.num_envs},)")
+        if given.dtype == np.bool_ or not np.issubdtype(given.dtype, np.integer):
+            raise ValueError(f"actions of dtype {given.dtype}: expected integers "
+                             f"(action numbers 0..{N_ACTIONS - 1})")
+        return given.reshape(self.num_envs)
 
     def _finish_episodes(self, dones: np.ndarray, rewards: np.ndarray, infos: list[dict]) -> None:
         """Rewards and infos of the finished games (or matches) (their last observation
