@@ -72,6 +72,7 @@ class BackgammonVectorEnv(VectorEnv):
 
     Args:
         num_envs: how many games.
+        autoreset_mode: ``SAME_STEP`` (the default) or ``NEXT_STEP`` (module docstring).
         **kwargs: the single env's arguments (``learner``, ``illegal_action``,
             ``illegal_reward``) and :class:`~bg_env.envs.backgammon.EnvConfig` keys.
     """
