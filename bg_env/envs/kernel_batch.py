@@ -179,7 +179,9 @@ class KernelBatch:
         g = self.games
         self._actions[:] = self._checked_actions(actions)
         actions = self._kernel_actions
-        np.copyto(actions, np.where(self._actions < 0, N_ACTIONS, self._actions))
+        actions[:] = self._actions
+        if actions.min() < 0:
+            actions[actions < 0] = N_ACTIONS  # illegal, and not SKIP
         if skip is not None:
             actions[skip] = batch_opponents.SKIP
         if self.illegal_action == "raise":
@@ -219,7 +221,7 @@ class KernelBatch:
         if given.shape != (self.num_envs,) and not (given.ndim == 0 and self.num_envs == 1):
             raise ValueError(f"actions of shape {given.shape}: expected one action for each "
                              f"of the {self.num_envs} games, shape ({self.num_envs},)")
-        if given.dtype == np.bool_ or not np.issubdtype(given.dtype, np.integer):
+        if given.dtype.kind not in "iu":  # (not bool, float, str, object)
             raise ValueError(f"actions of dtype {given.dtype}: expected integers "
                              f"(action numbers 0..{N_ACTIONS - 1})")
         return given.reshape(self.num_envs)
