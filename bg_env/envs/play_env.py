@@ -30,8 +30,9 @@ Observation:
     The vector is flat so that SB3's checker and default policies take it as it is
     (``MlpPolicy`` works, though it cannot share weights across candidates); a policy
     that scores each row with one shared network (``agents.ppo``) reshapes it.
-    ``info["action_mask"]`` and :meth:`action_masks` (the method sb3-contrib's
-    ``MaskablePPO`` calls) mark the real candidates, as does column :data:`PRESENT`.
+    ``info["action_mask"]`` (int8, as Gymnasium's ``Discrete.sample(mask=...)`` takes it)
+    and :meth:`action_masks` (bool, the method sb3-contrib's ``MaskablePPO`` calls) mark
+    the real candidates, as does column :data:`PRESENT`.
 
 Candidates:
     All distinct legal plays of the roll (one per resulting board), ordered by the
@@ -425,7 +426,7 @@ class BackgammonPlaysEnv(gym.Env):
         if self.candidates and not self._over:
             obs[: len(self.candidates)] = play_features(self.candidates, self.game.variant)
         obs = obs.reshape(-1)
-        info = {"action_mask": self.action_masks(), "n_plays": self._n_plays,
+        info = {"action_mask": self.action_masks().astype(np.int8), "n_plays": self._n_plays,
                 "dropped": max(self._n_plays - len(self.candidates), 0),
                 "dice": self.game.dice}
         r = self.game.result

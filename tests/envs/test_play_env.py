@@ -115,6 +115,18 @@ def test_rows_mask_and_padding_agree_at_every_step():
     assert steps > 50
 
 
+def test_info_mask_is_int8_so_gymnasium_samples_a_legal_action():
+    env = gymnasium.make(ENV_ID, opponent="random")
+    _, info = env.reset(seed=0)
+    for _ in range(2):  # after reset, then after a step
+        assert info["action_mask"].dtype == np.int8
+        action = env.action_space.sample(mask=info["action_mask"])
+        assert info["action_mask"][action] == 1 and env.unwrapped.action_masks()[action]
+        assert env.unwrapped.action_masks().dtype == bool
+        _, _, terminated, _, info = env.step(action)
+        assert not terminated
+
+
 def test_order_is_by_resulting_board_whatever_the_input_order():
     plays = Position.start().legal_plays((6, 4))
     ordered, cut = order_candidates(plays, 64)
