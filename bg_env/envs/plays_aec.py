@@ -44,7 +44,8 @@ Forced turns:
 Action:
     ``Discrete(K)``: the index of a candidate row. The raw env raises
     :class:`~bg_env.core.game.IllegalActionError` for an index out of range or on a
-    padding row, naming the action and the number of candidates, and changes nothing;
+    padding row, or an action that is not an integer (``3.0``, ``True``; numpy integers
+    pass), naming the action and the number of candidates, and changes nothing;
     :func:`env` ends the game instead, ``-1`` to the offender (PettingZoo's
     ``TerminateIllegalWrapper``).
 
@@ -83,7 +84,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..core.actions import BOMB, ROLL
-from ..core.game import Game, IllegalActionError, Phase, Rules, check_dice
+from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
 from ..core.moves import Play
 from ..core.position import Position, render_text
 from ..core.variants import PinnedPosition, explode
@@ -327,15 +328,7 @@ class raw_env(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        n = len(self.plays)
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            index = -1
-        if not 0 <= index < n or index != action:
-            raise IllegalActionError(
-                f"action {action!r} is not a candidate of {agent}: {n} candidates, "
-                f"legal actions 0..{n - 1}")
+        index = self._candidate_index(action)
         if self.decision == "bomb":
             self.game.step(BOMB if index == 1 else ROLL, self.np_random)
         else:
@@ -347,6 +340,27 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _candidate_index(self, action) -> int:
+        """``action`` as the row of a real candidate of the agent on roll: an integer
+        (Python or numpy, or a 0-d integer array), as the checker-move env takes it.
+
+        Raises:
+            IllegalActionError: not an integer (``3.0``, ``True``) or not a candidate's row,
+                naming it and the candidates.
+        """
+        n = len(self.plays)
+        legal = f"{n} candidates, legal actions 0..{n - 1}"
+        try:
+            index = action_index(action)
+        except IllegalActionError:
+            raise IllegalActionError(
+                f"action {action!r}: expected an integer action index; "
+                f"{self.agent_selection} has {legal}") from None
+        if not 0 <= index < n:
+            raise IllegalActionError(
+                f"action {action!r} is not a candidate of {self.agent_selection}: {legal}")
+        return index
 
     # ------------------------------------------------------------- accessors
     @property

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from bg_env import backgammon_plays_v0
+from bg_env import backgammon_plays_v0, backgammon_v0
 from bg_env.core.game import IllegalActionError, Phase
 from bg_env.core.moves import legal_plays
 from bg_env.core.position import Position
@@ -253,6 +253,30 @@ def test_illegal_row_raises_and_changes_nothing():
         np.testing.assert_array_equal(after[5], before[5])
     env.step(0)  # a legal row still works
     assert env.agent_selection != agent or env.game.turns > 0
+
+
+def test_floats_and_bools_are_refused_as_in_the_checker_move_env():
+    env = backgammon_plays_v0.raw_env()
+    env.reset(seed=11)
+    game, agent = copy.deepcopy(env.game), env.agent_selection
+    for bad in (1.0, 0.0, True, False, np.True_, np.float64(1.0), np.array(1.0)):
+        with pytest.raises(IllegalActionError, match="expected an integer action index"):
+            env.step(bad)
+        assert env.game == game and env.agent_selection == agent
+    env.step(np.array(1))  # a 0-d integer array is an integer, as numpy's integers are
+    assert env.game != game and len(env.plays) >= 2
+    env.step(np.int64(0))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("make", [backgammon_plays_v0.env, backgammon_v0.env])
+def test_a_bool_action_in_the_wrapped_envs_is_named(make):
+    env = make()
+    env.reset(seed=11)
+    agent = env.agent_selection
+    with pytest.raises(IllegalActionError, match="action True: expected an integer"):
+        env.step(True)
+    assert env.agent_selection == agent and not any(env.terminations.values())
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
