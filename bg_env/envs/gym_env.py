@@ -23,8 +23,9 @@ Illegal actions:
     An action outside the mask (as ``gymnasium.utils.env_checker`` and SB3's
     ``check_env`` send) ends the episode as a loss by forfeit: reward
     ``illegal_reward`` (-1 by default), ``terminated=True``, ``info["illegal_action"]``
-    set. With ``illegal_action="raise"`` it raises ``IllegalActionError`` instead. The
-    game state is never corrupted.
+    set, and the mask (``info["action_mask"]``, :meth:`action_masks`) all zeros, as at
+    the end of a game. With ``illegal_action="raise"`` it raises ``IllegalActionError``
+    instead. The game state is never corrupted.
 
 Arguments:
     opponent: an agent object with ``act(env) -> int``, a callable ``f(env) -> int``, or
@@ -126,9 +127,11 @@ class BackgammonEnv(gym.Env):
             reward += float(g.rewards[self.learner])
         return reward
 
-    def _observe(self):
+    def _observe(self, forfeit: bool = False):
+        """The learner's observation and info; after a ``forfeit`` (an illegal action ended
+        the episode) the mask is all zeros, as at the end of a game."""
         obs = self.game_env.observe(self.learner)
-        self._mask = obs["action_mask"]
+        self._mask = np.zeros(N_ACTIONS, dtype=np.int8) if forfeit else obs["action_mask"]
         info = {"action_mask": self._mask.copy()}
         info.update(self.game_env.infos[self.learner])
         return obs["observation"], info
@@ -148,7 +151,7 @@ class BackgammonEnv(gym.Env):
                     f"action {action} is not legal; legal: {np.flatnonzero(self._mask).tolist()}"
                 )
             self._over = True
-            obs, info = self._observe()
+            obs, info = self._observe(forfeit=True)
             info["illegal_action"] = action
             return obs, self.illegal_reward, True, False, info
         g.step(action)

@@ -121,6 +121,16 @@ def test_out_of_range_action_is_illegal():
     assert reward == -1 and terminated and info["illegal_action"] == N_ACTIONS + 7
 
 
+def test_forfeit_leaves_no_legal_action_as_a_game_end_does():
+    env = gymnasium.make(ENV_ID)
+    _, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, _, terminated, _, info = env.step(bad)
+    assert terminated and info["illegal_action"] == bad
+    assert info["action_mask"].dtype == np.int8 and not info["action_mask"].any()
+    assert not env.unwrapped.action_masks().any()
+
+
 def test_illegal_action_raise_mode_and_custom_reward():
     env = make(illegal_action="raise")
     obs, info = env.reset(seed=0)
