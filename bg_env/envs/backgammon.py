@@ -149,6 +149,7 @@ class raw_env(AECEnv):
         self._derive()
         self._fast = False
         self.game = Game(rules)
+        self._started = False  # reset() has been called
         self._reset_bookkeeping()
 
     def _derive(self) -> None:
@@ -292,6 +293,7 @@ class raw_env(AECEnv):
             for i, agent in enumerate(self.possible_agents):  # action_space(a).sample(mask)
                 self.action_spaces[agent].seed_on_use(seed + i)
         self.agents = self.possible_agents[:]
+        self._started = True
         if not options:
             match = Match(self.config.match_length, self.config.rules()) if self.config.match_length else None
             if self._engine is not None and self._start_on_engine(match, rng):
@@ -333,7 +335,9 @@ class raw_env(AECEnv):
                     self._accumulate_rewards()
         else:
             # an illegal action (the Game raises, naming it), or no numpy generator: the
-            # Game takes the game over
+            # Game takes the game over (or reset() was never called)
+            if not self._started:
+                raise RuntimeError("step() called before reset(); call reset() first")
             game = self.game
             if self._sides[agent] != game.actor:  # pragma: no cover - by agent_selection
                 raise IllegalActionError(f"{agent} is not the agent to act")

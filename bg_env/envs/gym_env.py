@@ -96,6 +96,7 @@ class BackgammonEnv(gym.Env):
         self.action_space = gym.spaces.Discrete(N_ACTIONS)
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._over = True
+        self._started = False  # reset() has been called
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -110,6 +111,7 @@ class BackgammonEnv(gym.Env):
         self._over = self._done()
         obs, info = self._observe()
         info["opening_reward"] = reward
+        self._started = True
         return obs, info
 
     def _done(self) -> bool:
@@ -142,7 +144,8 @@ class BackgammonEnv(gym.Env):
 
     def step(self, action):
         if self._over:
-            raise RuntimeError("step() called on a finished episode; call reset()")
+            raise RuntimeError("step() called on a finished episode; call reset()" if self._started
+                               else "step() called before reset(); call reset() first")
         action = action_index(action)  # numpy integers pass; 3.7 raises
         g = self.game_env
         if not (0 <= action < N_ACTIONS and self._mask[action]):

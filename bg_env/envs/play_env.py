@@ -338,6 +338,7 @@ class BackgammonPlaysEnv(gym.Env):
         """The plays behind the observation's rows, in row order."""
         self._n_plays = 0
         self._over = True
+        self._started = False  # reset() has been called
 
     # ------------------------------------------------------------------ set-up
     def set_opponent(self, opponent: Any) -> None:
@@ -378,6 +379,7 @@ class BackgammonPlaysEnv(gym.Env):
                     f"position_id={options['position_id']!r}: the game ends before the "
                     "learner has a choice of play")
         self._over = False
+        self._started = True
         return self._observe()
 
     def _start_at(self, position_id: str | None, dice) -> None:
@@ -437,7 +439,8 @@ class BackgammonPlaysEnv(gym.Env):
 
     def step(self, action):
         if self._over:
-            raise RuntimeError("step() called on a finished episode; call reset()")
+            raise RuntimeError("step() called on a finished episode; call reset()" if self._started
+                               else "step() called before reset(); call reset() first")
         index = action_index(action)
         if not 0 <= index < len(self.candidates):
             if self.illegal_action == "raise":

@@ -200,6 +200,7 @@ class raw_env(AECEnv):
         """``"play"`` or, in the nuclear variant before a roll, ``"bomb"``."""
         self._n_plays = 0
         self._table: np.ndarray | None = None
+        self._started = False  # reset() has been called
         self._reset_bookkeeping()
 
     # ------------------------------------------------------------------ API
@@ -254,6 +255,7 @@ class raw_env(AECEnv):
             for i, agent in enumerate(self.possible_agents):  # action_space(a).sample(mask)
                 self.action_spaces[agent].seed(seed + i)
         self.agents = self.possible_agents[:]
+        self._started = True
         self._reset_bookkeeping()
         self._advance()
         if self.game.phase == Phase.OVER:
@@ -328,6 +330,8 @@ class raw_env(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
+        if not self._started:
+            raise RuntimeError("step() called before reset(); call reset() first")
         index = self._candidate_index(action)
         if self.decision == "bomb":
             self.game.step(BOMB if index == 1 else ROLL, self.np_random)

@@ -131,6 +131,15 @@ def test_forfeit_leaves_no_legal_action_as_a_game_end_does():
     assert not env.unwrapped.action_masks().any()
 
 
+@pytest.mark.parametrize("env_id", [ENV_ID, "bg_env/BackgammonPlays-v0"])
+def test_step_before_reset_asks_for_reset(env_id):
+    env = gymnasium.make(env_id).unwrapped
+    with pytest.raises(RuntimeError, match=r"before reset\(\); call reset\(\) first"):
+        env.step(0)
+    _, info = env.reset(seed=0)
+    env.step(int(legal(info)[0]))
+
+
 def test_illegal_action_raise_mode_and_custom_reward():
     env = make(illegal_action="raise")
     obs, info = env.reset(seed=0)

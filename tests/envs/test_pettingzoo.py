@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from bg_env import backgammon_v0
+from bg_env import backgammon_plays_v0, backgammon_v0
 from bg_env.actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE, encode_move
 from bg_env.core import Position
 from bg_env.core.game import IllegalActionError, Phase
@@ -176,6 +176,15 @@ def test_raw_env_raises_on_illegal_action_and_keeps_state(phase):
         assert _snapshot(env) == before, f"state changed by illegal action {action}"
     # and the env still works: a legal action goes through
     env.step(first_legal(env))
+
+
+@pytest.mark.parametrize("module", [backgammon_v0, backgammon_plays_v0])
+def test_raw_env_step_before_reset_asks_for_reset(module):
+    env = module.raw_env()
+    with pytest.raises(RuntimeError, match=r"before reset\(\); call reset\(\) first"):
+        env.step(0)
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
 
 
 def test_raw_env_illegal_checker_move_message_lists_legal_moves():
