@@ -17,7 +17,10 @@ Action:
 
 Rewards:
     The two-agent reward from the learner's side: 0 until the game ends, then
-    +-points (or +-1 with ``reward="win"``).
+    +-points (or +-1 with ``reward="win"``). The opponent's decisions before the
+    learner's first one are made in :meth:`reset`; what they paid the learner (a game
+    started by ``options`` that the opponent finishes at once, a match game's equity) is
+    ``info["opening_reward"]`` of the reset (no step repeats it).
 
 Illegal actions:
     An action outside the mask (as ``gymnasium.utils.env_checker`` and SB3's
@@ -26,6 +29,12 @@ Illegal actions:
     set, and the mask (``info["action_mask"]``, :meth:`action_masks`) all zeros, as at
     the end of a game. With ``illegal_action="raise"`` it raises ``IllegalActionError``
     instead. The game state is never corrupted.
+
+Rendering:
+    ``render_mode="human"`` prints the text board once a :meth:`reset` and once a
+    :meth:`step` (the learner's turn, or the game's end), as Gymnasium's envs do;
+    ``"ansi"`` and ``"rgb_array"`` return the text board and the picture from
+    :meth:`render`.
 
 Arguments:
     opponent: an agent object with ``act(env) -> int``, a callable ``f(env) -> int``, or
@@ -85,8 +94,11 @@ class BackgammonEnv(gym.Env):
             raise ValueError(f"learner={learner!r}: expected None, 'player_0' or 'player_1'")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
-        self.game_env = raw_env(**config)
-        self.render_mode = self.game_env.render_mode
+        human = config.get("render_mode") == "human"
+        # "human": the game is drawn once a reset() and a step(), as Gymnasium's envs do,
+        # not at each of the opponent's decisions inside a step (the two-agent env's way)
+        self.game_env = raw_env(**{**config, "render_mode": "ansi"} if human else config)
+        self.render_mode = "human" if human else self.game_env.render_mode
         self.opponent = resolve_opponent(opponent)
         self.learner_choice = learner
         self.learner = learner or "player_0"
@@ -112,7 +124,13 @@ class BackgammonEnv(gym.Env):
         obs, info = self._observe()
         info["opening_reward"] = reward
         self._started = True
+        self._show()
         return obs, info
+
+    def _show(self) -> None:
+        """In ``"human"`` mode, the board as the learner's turn (or the game's end) has it."""
+        if self.render_mode == "human":
+            self.render()
 
     def _done(self) -> bool:
         g = self.game_env
@@ -156,6 +174,7 @@ class BackgammonEnv(gym.Env):
             self._over = True
             obs, info = self._observe(forfeit=True)
             info["illegal_action"] = action
+            self._show()
             return obs, self.illegal_reward, True, False, info
         g.step(action)
         reward = float(g.rewards[self.learner])
@@ -165,6 +184,7 @@ class BackgammonEnv(gym.Env):
         terminated = bool(g.terminations[self.learner])
         truncated = bool(g.truncations[self.learner]) and not terminated
         obs, info = self._observe()
+        self._show()
         return obs, reward, terminated, truncated, info
 
     @property
@@ -172,6 +192,11 @@ class BackgammonEnv(gym.Env):
         return self.game_env.game.phase
 
     def render(self):
+        """``"ansi"``: the text board; ``"rgb_array"``: the picture; ``"human"``: the text
+        board printed (also by each :meth:`reset` and :meth:`step`)."""
+        if self.render_mode == "human":
+            print(self.game_env.render())
+            return None
         return self.game_env.render()
 
     def _repr_png_(self) -> bytes:
