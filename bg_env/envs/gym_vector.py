@@ -41,6 +41,12 @@ Episode End:
 
     ``terminations``/``truncations`` tell why a game ended (truncated: ``max_turns``).
 
+Infos:
+    On the kernels, ``reset()``'s infos are empty and a step's hold the games that ended
+    (the legal actions come from :meth:`action_masks`); the fallback of single envs
+    passes on theirs (``action_mask``, ``opening_reward``, ...), as ``SyncVectorEnv``
+    does.
+
 Seeding:
     ``reset(seed=s)`` seeds game ``i`` with ``s + i`` (a list gives one seed per game);
     same seed and actions, same games.
