@@ -161,3 +161,30 @@ def test_the_kernels_refuse_misuse_as_the_single_envs_do(make_env):
         with pytest.raises(ValueError, match=word):
             venv.step(bad)
     venv.step(legal)  # nothing was stepped by the refused calls: the actions are legal
+
+
+@pytest.mark.parametrize("config", [{"cube": True}, {"opponent": first_legal}],
+                         ids=["kernels", "single envs"])
+def test_a_copy_taken_right_after_a_game_ended_goes_on_as_the_original(config):
+    import copy
+    import pickle
+
+    venv = make("next_step", **config).unwrapped
+    venv.reset(seed=2)
+    for _ in range(500):
+        _, _, term, trunc, _ = venv.step(np.array([pick(m) for m in venv.action_masks()]))
+        if (term | trunc).any():
+            break
+    assert (term | trunc).any()
+    copies = [copy.deepcopy(venv)]
+    if config.get("opponent") is None:  # (a local function does not pickle)
+        copies.append(pickle.loads(pickle.dumps(venv)))
+    runs = []
+    for env in [venv, *copies]:
+        steps = []
+        for _ in range(30):
+            masks = env.action_masks()
+            obs, rewards, term, trunc, _ = env.step(np.array([pick(m) for m in masks]))
+            steps.append((masks.tobytes(), obs.tobytes(), rewards.tolist(), term.tolist()))
+        runs.append(steps)
+    assert all(run == runs[0] for run in runs[1:])
