@@ -152,7 +152,8 @@ class MaskedSyncVectorEnv(SyncVectorEnv):
         """Next-step autoreset: the games that ended in the last step."""
 
     def reset(self, *, seed=None, options=None):
-        self._ended[:] = False
+        which = (options or {}).get("reset_mask")  # (Gymnasium's partial reset)
+        self._ended[slice(None) if which is None else np.asarray(which, dtype=bool)] = False
         return super().reset(seed=seed, options=options)
 
     def step(self, actions):

@@ -174,7 +174,8 @@ class KernelBatch:
 
         Raises:
             RuntimeError: before the first :meth:`reset`.
-            ValueError: ``actions`` is not ``(num_envs,)`` integers.
+            ValueError: ``actions`` is not ``(num_envs,)``; IllegalActionError (a
+                ValueError) when they are not integers, as the single envs say it.
         """
         g = self.games
         self._actions[:] = self._checked_actions(actions)
@@ -221,8 +222,8 @@ class KernelBatch:
         if given.shape != (self.num_envs,) and not (given.ndim == 0 and self.num_envs == 1):
             raise ValueError(f"actions of shape {given.shape}: expected one action for each "
                              f"of the {self.num_envs} games, shape ({self.num_envs},)")
-        if given.dtype.kind not in "iu":  # (not bool, float, str, object)
-            raise ValueError(f"actions of dtype {given.dtype}: expected integers "
+        if given.dtype.kind not in "iu":  # (not bool, float, str, object): as the single envs
+            raise IllegalActionError(f"actions of dtype {given.dtype}: expected integers "
                              f"(action numbers 0..{N_ACTIONS - 1})")
         return given.reshape(self.num_envs)
 

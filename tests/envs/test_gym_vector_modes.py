@@ -12,7 +12,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import NormalizeObservation, RecordEpisodeStatistics
 
 import bg_env  # noqa: F401  (registers the ids)
-from bg_env.core.game import PURE_PYTHON
+from bg_env.core.game import PURE_PYTHON, IllegalActionError
 from bg_env.envs.gym_vector import BackgammonVectorEnv, MaskedSyncVectorEnv
 
 N = 3
@@ -156,8 +156,10 @@ def test_the_kernels_refuse_misuse_as_the_single_envs_do(make_env):
         venv.step(np.array([0, 0]))
     venv.reset()
     legal = np.array([pick(m) for m in venv.action_masks()])
-    for bad, word in [(legal + 0.9, "dtype float64"), (legal.astype(bool), "dtype bool"),
-                      (legal.reshape(2, 1), r"shape \(2, 1\)"), (legal[:1], r"shape \(1,\)")]:
+    for bad, word in [(legal + 0.9, "dtype float64"), (legal.astype(bool), "dtype bool")]:
+        with pytest.raises(IllegalActionError, match=word):  # as the single envs say it
+            venv.step(bad)
+    for bad, word in [(legal.reshape(2, 1), r"shape \(2, 1\)"), (legal[:1], r"shape \(1,\)")]:
         with pytest.raises(ValueError, match=word):
             venv.step(bad)
     venv.step(legal)  # nothing was stepped by the refused calls: the actions are legal
@@ -188,3 +190,34 @@ def test_a_copy_taken_right_after_a_game_ended_goes_on_as_the_original(config):
             steps.append((masks.tobytes(), obs.tobytes(), rewards.tolist(), term.tolist()))
         runs.append(steps)
     assert all(run == runs[0] for run in runs[1:])
+
+
+@pytest.mark.parametrize("mode", ["same_step", "next_step"])
+def test_a_negative_action_is_illegal_not_a_skip(mode):
+    """The kernels' SKIP is -1: a user's -1 must still be an illegal action."""
+    venv = make(mode, illegal_action="raise")
+    venv.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="action -1 is not legal"):
+        venv.step(np.array([-1] + [pick(m) for m in venv.action_masks()[1:]]))
+    venv = make(mode)  # illegal_action="lose": the game is forfeited
+    venv.reset(seed=0)
+    _, rewards, term, _, info = venv.step(
+        np.array([-1] + [pick(m) for m in venv.action_masks()[1:]]))
+    assert term[0] and rewards[0] == -1
+    ended = info["final_info"] if mode == "same_step" else info
+    assert ended["illegal_action"][0] == -1
+
+
+def test_a_partial_reset_keeps_the_other_ended_games_pending():
+    """Gymnasium's reset(options={"reset_mask": m}) restarts the games in m only; a game
+    outside m that has just ended still has its next action ignored, so its mask row
+    stays all legal (it was all illegal: the finished game's)."""
+    venv = make("next_step", opponent=first_legal).unwrapped
+    venv.reset(seed=4)
+    for _ in range(500):
+        _, _, term, trunc, _ = venv.step(np.array([pick(m) for m in venv.action_masks()]))
+        ended = term | trunc
+        if ended.any() and not ended.all():
+            break
+    venv.reset(options={"reset_mask": ~ended})
+    assert venv.action_masks()[ended].all() and venv.action_masks().any(axis=1).all()
