@@ -47,7 +47,9 @@ class Rules:
     cube: bool = True
     """Play with the doubling cube."""
     jacoby: bool = False
-    """Gammons and backgammons count single until a double has been taken."""
+    """Gammons and backgammons count single until a double has been taken (a cube
+    owned). With ``cube=False`` no double is ever taken, so every gammon counts single,
+    as GNU Backgammon scores it (its test is the centred cube alone)."""
     beaver: bool = False
     """A doubled player may beaver: redouble at once and keep the cube."""
     auto_doubles: int = 0
