@@ -66,7 +66,7 @@ from .context import context_space, encode_context, standard_view
 from .frame import game_frame
 from .observation import (BOARD_SIZE, encode, encode_board, engine_kernels, games_kernel,
                           observation_space)
-from .start import START_OPTIONS, check_options, start_game
+from .start import START_OPTIONS, check_options, start_game, step_refused
 from .wrappers import (  # (the wrappers are also importable from here, as before)
     AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper, wrap)
 
@@ -337,7 +337,7 @@ class raw_env(AECEnv):
             # an illegal action (the Game raises, naming it), or no numpy generator: the
             # Game takes the game over (or reset() was never called)
             if not self._started:
-                raise RuntimeError("step() called before reset(); call reset() first")
+                raise step_refused(False)
             game = self.game
             if self._sides[agent] != game.actor:  # pragma: no cover - by agent_selection
                 raise IllegalActionError(f"{agent} is not the agent to act")

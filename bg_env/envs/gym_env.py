@@ -58,6 +58,7 @@ from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError, action_index
 from .backgammon import raw_env
 from .opponents import make_opponent
+from .start import step_refused
 
 __all__ = ["BackgammonEnv", "RandomPolicy", "resolve_opponent"]
 
@@ -162,8 +163,7 @@ class BackgammonEnv(gym.Env):
 
     def step(self, action):
         if self._over:
-            raise RuntimeError("step() called on a finished episode; call reset()" if self._started
-                               else "step() called before reset(); call reset() first")
+            raise step_refused(self._started)
         action = action_index(action)  # numpy integers pass; 3.7 raises
         g = self.game_env
         if not (0 <= action < N_ACTIONS and self._mask[action]):

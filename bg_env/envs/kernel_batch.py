@@ -30,6 +30,7 @@ from .config import EnvConfig
 from .context import CONTEXT_SIZE, MATCH_SLOTS, context_space, encode_contexts
 from .engine_obs import games_bombs
 from .observation import games_kernel, observation_space
+from .start import step_refused
 from .vector_obs import VariantObserver, encode_board_rows, match_slots
 
 __all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play",
@@ -217,14 +218,14 @@ class KernelBatch:
     def _checked_actions(self, actions) -> np.ndarray:
         """``actions`` as ``(num_envs,)`` integers, or the error that names them."""
         if not self._started:
-            raise RuntimeError("step() before reset(): call reset() first")
+            raise step_refused(False)
         given = np.asarray(actions)
         if given.shape != (self.num_envs,) and not (given.ndim == 0 and self.num_envs == 1):
             raise ValueError(f"actions of shape {given.shape}: expected one action for each "
                              f"of the {self.num_envs} games, shape ({self.num_envs},)")
         if given.dtype.kind not in "iu":  # (not bool, float, str, object): as the single envs
             raise IllegalActionError(f"actions of dtype {given.dtype}: expected integers "
-                             f"(action numbers 0..{N_ACTIONS - 1})")
+                                     f"(action numbers 0..{N_ACTIONS - 1})")
         return given.reshape(self.num_envs)
 
     def _finish_episodes(self, dones: np.ndarray, rewards: np.ndarray, infos: list[dict]) -> None:

@@ -105,6 +105,7 @@ from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, ch
 from ..core.moves import Play
 from ..core.position import Position, render_text
 from .opponents import make_opponent
+from .start import step_refused
 
 __all__ = [
     "BackgammonPlaysEnv",
@@ -439,8 +440,7 @@ class BackgammonPlaysEnv(gym.Env):
 
     def step(self, action):
         if self._over:
-            raise RuntimeError("step() called on a finished episode; call reset()" if self._started
-                               else "step() called before reset(); call reset() first")
+            raise step_refused(self._started)
         index = action_index(action)
         if not 0 <= index < len(self.candidates):
             if self.illegal_action == "raise":

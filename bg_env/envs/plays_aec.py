@@ -90,7 +90,7 @@ from ..core.position import Position, render_text
 from ..core.variants import PinnedPosition, explode
 from .config import game_info, game_rewards
 from .frame import game_frame
-from .start import check_options
+from .start import check_options, step_refused
 from .wrappers import wrap
 from .play_env import (
     FEATURE_HIGH,
@@ -331,7 +331,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         if not self._started:
-            raise RuntimeError("step() called before reset(); call reset() first")
+            raise step_refused(False)
         index = self._candidate_index(action)
         if self.decision == "bomb":
             self.game.step(BOMB if index == 1 else ROLL, self.np_random)

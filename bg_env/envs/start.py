@@ -28,7 +28,7 @@ from ..core.game import Game, check_dice
 from ..core.match import Match
 from ..core.match_id import MatchState, from_xgid
 
-__all__ = ["START_OPTIONS", "check_options", "start_game"]
+__all__ = ["START_OPTIONS", "check_options", "start_game", "step_refused"]
 
 START_OPTIONS = ("position_id", "match_id", "xgid", "dice", "agent")
 """The keys ``reset(options=...)`` of the checker-move env accepts."""
@@ -36,6 +36,14 @@ START_OPTIONS = ("position_id", "match_id", "xgid", "dice", "agent")
 _API_PROBE = "options"
 """The one other key let through (and ignored): PettingZoo's ``api_test`` checks that
 ``reset`` takes options with ``reset(seed=0, options={"options": 1})``."""
+
+
+def step_refused(started: bool) -> RuntimeError:
+    """The error of a ``step()`` an env cannot take: before its first ``reset()``
+    (``started`` false) or after its episode ended, in every view's words alike."""
+    if not started:
+        return RuntimeError("step() called before reset(); call reset() first")
+    return RuntimeError("step() called on a finished episode; call reset()")
 
 
 def check_options(options, allowed=START_OPTIONS) -> dict:
