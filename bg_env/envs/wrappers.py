@@ -112,18 +112,10 @@ def _terminate_illegal_step(wrapper: TerminateIllegalWrapper, raw: AECEnv, actio
     done = raw.terminations[agent] or raw.truncations[agent]
     if wrapper._terminated and done:
         raw._was_dead_step(action)
-    elif not done and not prev_mask[_mask_index(action)]:
+    elif not done and not prev_mask[action_index(action)]:  # (mask[True] would pick a row)
         _end_illegal(wrapper, raw, agent)
     else:
         wrapper.env.step(action)
-
-
-def _mask_index(action) -> int:
-    """``action`` as an index into the mask: a plain ``int`` as it is, else through
-    :func:`~bg_env.core.game.action_index` (numpy integers pass; a float or a bool raises
-    ``IllegalActionError`` naming it, where ``mask[True]`` would pick a row, not an entry,
-    and fail with numpy's "truth value of an array" error)."""
-    return action if type(action) is int else action_index(action)
 
 
 def _previous_mask(wrapper: TerminateIllegalWrapper, prev):
