@@ -192,7 +192,7 @@ def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs)
     pubeval opponent, pubeval not in Plakoto or Long Nardy, no rendering), else a
     :class:`MaskedSyncVectorEnv` of
     :class:`~bg_env.envs.gym_env.BackgammonEnv`."""
-    mode = autoreset_mode_of(kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP))
+    mode = kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP)  # (checked by either env)
     config = {k: v for k, v in kwargs.items() if k not in _SINGLE_ENV_KEYS}
     if (not PURE_PYTHON and kwargs.get("render_mode") is None
             and kernels_play(opponent, EnvConfig.from_kwargs(**config))):
@@ -208,7 +208,7 @@ def make_plays_vector_env(num_envs: int = 1, **kwargs) -> VectorEnv:
     :class:`MaskedSyncVectorEnv` of :class:`~bg_env.envs.play_env.BackgammonPlaysEnv`."""
     from .play_env import BackgammonPlaysEnv
 
-    mode = autoreset_mode_of(kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP))
+    mode = kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP)  # (checked by the env)
     _check_num_envs(num_envs)
     return MaskedSyncVectorEnv([lambda: BackgammonPlaysEnv(**kwargs) for _ in range(num_envs)],
                                autoreset_mode=mode)
