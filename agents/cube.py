@@ -86,10 +86,10 @@ from .base import PlayAgent
 from .match_cube import CENTRED, OPPONENT, OWNED, match_cubeful_mwc, mwc_after
 
 __all__ = [
-    "CubeSettings", "CubeVerdict", "CENTRED", "OWNED", "OPPONENT", "flip", "win_loss_values",
-    "dead_equity", "live_equity", "cubeful_equity", "money_verdict", "money_take_equity",
-    "match_verdict", "match_take_mwc", "cube_action", "CubeNaive", "probabilities_from_equity",
-    "scored",
+    "CubeSettings", "CubeVerdict", "TIE", "CENTRED", "OWNED", "OPPONENT", "flip",
+    "win_loss_values", "dead_equity", "live_equity", "cubeful_equity", "money_verdict",
+    "money_take_equity", "match_verdict", "match_take_mwc", "cube_action", "CubeNaive",
+    "probabilities_from_equity", "scored",
 ]
 
 _EPS = 1e-6
@@ -119,6 +119,11 @@ class CubeSettings:
         return float(self.x)
 
 
+TIE = 1e-9
+"""Equities closer than this are a tie (the same value reached by two sums may differ in
+the last bits)."""
+
+
 @dataclass(frozen=True)
 class CubeVerdict:
     """The three equities of a cube decision (the doubler's side) and what follows."""
@@ -129,12 +134,14 @@ class CubeVerdict:
 
     @property
     def double(self) -> bool:
-        """Doubling beats not doubling (whatever the opponent answers), or the opponent
-        must pass and passing gives at least what playing on does (a cash, as gnubg
-        calls a tie: a certain gammonless win is "double, pass")."""
+        """Doubling gives at least what not doubling does (whatever the opponent
+        answers; a tie, to within :data:`TIE`, doubles, as GNU Backgammon's
+        ``FindBestCubeDecision`` does), or the opponent must pass and passing gives at
+        least what playing on does (a cash, as gnubg calls a tie: a certain gammonless
+        win is "double, pass")."""
         if not self.take:
             return self.double_pass >= self.no_double
-        return self.double_take > self.no_double
+        return self.double_take >= self.no_double - TIE
 
     @property
     def take(self) -> bool:
@@ -247,14 +254,19 @@ def probabilities_from_equity(equity: float) -> np.ndarray:
 
 # ------------------------------------------------------------------ match play
 def match_verdict(probs, match, side: int, value: int, progression: str = "geometric",
-                  gammons: str = "all", x: float = 0.0) -> CubeVerdict:
+                  gammons: str = "all", x: float = 0.0, owner: str | None = None) -> CubeVerdict:
     """The doubling decision of ``side`` (on roll, ``probs`` his) at ``match``'s score,
-    cube at ``value`` (centred at 1, else his), in match-winning chances with cube-life
-    index ``x`` (0: the dead-cube model; see :mod:`agents.match_cube`)."""
+    cube at ``value`` (``owner`` :data:`CENTRED` or :data:`OWNED`; by default centred at
+    1, else his), in match-winning chances with cube-life index ``x`` (0: the dead-cube
+    model; see :mod:`agents.match_cube`)."""
     probs = scored(probs, gammons)
     nxt = next_cube_value(value, progression)
-    owner = CENTRED if value == 1 else OWNED
-    return CubeVerdict(match_cubeful_mwc(match, side, probs, value, owner, x),
+    if owner is None:
+        owner = CENTRED if value == 1 else OWNED
+    if owner not in (CENTRED, OWNED):
+        raise ValueError(f"owner={owner!r}: the doubler's cube is {CENTRED!r} or {OWNED!r}")
+    return CubeVerdict(match_cubeful_mwc(match, side, probs, value, owner, x,
+                                         redouble_now=False),
                        match_cubeful_mwc(match, side, probs, nxt, OPPONENT, x),
                        mwc_after(match, side, side, value))
 
@@ -326,7 +338,8 @@ def _match_action(game, match, legal: list[int], mine, x: float) -> int:
         if DOUBLE not in legal or match.crawford or match.away(side) <= value:
             return ROLL  # no cube in the Crawford game; a single win already wins
         verdict = match_verdict(mine, match, side, value, rules.cube_progression,
-                                rules.gammons, x)
+                                rules.gammons, x,
+                                CENTRED if game.cube_owner == -1 else OWNED)
         return DOUBLE if verdict.double else ROLL
     if game.phase in (Phase.TAKE, Phase.BEAVER_TAKE):
         take, drop = match_take_mwc(mine, match, side, value, rules.cube_progression,

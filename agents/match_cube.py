@@ -47,13 +47,16 @@ money-game lines replaced by MWCs.
   efficiency, so it counts at every ``x`` (GNU Backgammon's double/take equity at 2-away
   against 4-away shows the same: the trailer's MWC after taking is his P(win)).
 
-The doubler compares ``ND = MWC(x; v, cube as it is)``, ``DT = MWC(x; v', taker owns)``
-and ``DP``; the taker takes when his ``MWC(x; v', he owns it)`` is at least his MWC after
-dropping. Landmarks that follow (tests/agents/test_match_cube.py): at 2-away/2-away the
-doubled cube is dead and the take point is 1 - 0.67736 = 32.3 %, live or dead; a 2-away
-leader facing a 4-away trailer's double needs 19.9 %; the 4-away trailer facing the
-2-away leader's double needs only 18.6 % (his free redouble: his wins win the match); at
-4-away/4-away 28.8 % dead, 19.3 % live, 21.5 % at ``x = 0.68``; post-Crawford the leader facing the trailer's double needs 50 % at an even
+The doubler compares ``ND = MWC(x; v, cube as it is)`` (without his own free redouble:
+not doubling now is what ND prices), ``DT = MWC(x; v', taker owns)`` and ``DP``, and
+doubles on a tie of DT and ND, as GNU Backgammon does; the taker takes when his
+``MWC(x; v', he owns it)`` is at least his MWC after dropping. Landmarks that follow
+(tests/agents/test_match_cube.py): at 2-away/2-away the doubled cube is dead and the take
+point is 1 - 0.67736 = 32.3 %, live or dead; a 2-away leader facing a 4-away trailer's
+double needs 19.9 %; the 4-away trailer facing the 2-away leader's double needs only
+18.6 % (his free redouble: his wins win the match; owning the cube, he redoubles at once
+while the leader would take); at 4-away/4-away 28.8 % dead, 19.3 % live, 21.5 % at
+``x = 0.68``; post-Crawford the leader facing the trailer's double needs 50 % at an even
 away (the free drop: a drop leaves 1-away/1-away) but only 2.4 % against a 3-away trailer
 (a loss at 2 leaves 1-away/1-away, a drop the trailer 2-away post-Crawford, 48.8 %).
 
@@ -210,15 +213,21 @@ def live_mwc(match, side: int, probs, value: int, owner: str) -> float:
     return _line(p, tg, cash, 1.0, win)
 
 
-def match_cubeful_mwc(match, side: int, probs, value: int, owner: str, x: float) -> float:
+def match_cubeful_mwc(match, side: int, probs, value: int, owner: str, x: float,
+                      redouble_now: bool = True) -> float:
     """``(1 - x) MWC_dead + x MWC_live``: ``side``'s MWC at cube ``value`` with cube-life
-    index ``x`` (``owner`` from his side), the owner's free redouble included."""
+    index ``x`` (``owner`` from his side), the owner's free redouble included.
+
+    ``redouble_now=False``: ``side``, on roll and owning the cube, does not redouble this
+    turn (his "no double" equity, as GNU Backgammon's ``Cl2CfMatchOwned`` gives it): his
+    own free redouble is left out, the opponent's is not."""
     dead = dead_mwc(match, side, probs, value)
     kept = dead
     if x > 0.0 and 0.0 < float(probs[0]) < 1.0:
         kept = (1.0 - x) * dead + x * live_mwc(match, side, probs, value, owner)
     holder = side if owner == OWNED else 1 - side
-    if owner == CENTRED or not _free_redouble(match, holder, value):
+    if owner == CENTRED or not _free_redouble(match, holder, value) \
+            or (holder == side and not redouble_now):
         return kept
     nxt = next_cube_value(value, match.rules.cube_progression)
     turned = match_cubeful_mwc(match, side, probs, nxt, OPPONENT if owner == OWNED else OWNED, x)

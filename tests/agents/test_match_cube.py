@@ -168,3 +168,45 @@ def test_money_decisions_ignore_the_match_switch():
         assert len(answers) == 1
         seen |= answers
     assert seen == {ROLL, DOUBLE}
+
+
+def test_the_owner_of_a_free_redouble_redoubles_while_the_leader_takes():
+    # 7-point match at 3-5: side 0 (4-away) took at 2 and owns the cube; side 1 (2-away)
+    # wins the match with any win at 2, so side 0 loses nothing more at 4. gnubg's 0-ply
+    # (Cl2CfMatchOwned with GetPoints, x = 0.68): ND 0.378, DT 0.45 at P(win) 0.45,
+    # "double, take"; his no-double equity must not count the redouble it is weighing
+    match = Match(7, score=(3, 5))
+    verdict = match_verdict([0.45, 0, 0, 0, 0], match, 0, 2, x=X)
+    assert verdict.no_double == pytest.approx(0.32 * 0.45 * 0.5 + 0.68 * 0.45)
+    assert verdict.double_take == pytest.approx(0.45)  # any win at 4 wins him the match
+    assert verdict.kind == "double, take"
+    for p in (0.25, 0.35, 0.49):
+        view = _view(match, side=0, value=2, owner=0)
+        assert cube_action(view, [ROLL, DOUBLE], _fixed([p, 0, 0, 0, 0])) == DOUBLE
+    # a favourite's redouble would be dropped: a cash of 2-away/2-away
+    assert match_verdict([0.55, 0, 0, 0, 0], match, 0, 2, x=X).kind == "double, pass"
+
+
+def test_a_tie_of_double_take_and_no_double_doubles():
+    # post-Crawford, fully live cube: the 2-away trailer's ND and DT coincide below 50 %
+    # (the leader's recube is dead); gnubg's FindBestCubeDecision doubles on DT >= ND
+    match = Match(7, score=(5, 6))
+    for p in (0.2, 0.35, 0.45):
+        verdict = match_verdict([p, 0, 0, 0, 0], match, 0, 1, x=1.0)
+        assert verdict.double_take == pytest.approx(verdict.no_double, abs=1e-12)
+        assert verdict.kind == "double, take"
+
+
+def test_a_centred_cube_above_one_is_judged_centred_in_match_play():
+    # an 11-point match started with a centred 2-cube (automatic doubles, or a Match ID):
+    # the opponent may still double, which lowers the roller's no-double equity; read as
+    # his own cube he would wait at 70 % (0.5624 > DT 0.5570), centred he doubles (0.5568)
+    match, seventy = Match(11), [0.70, 0, 0, 0, 0]
+    centred = match_verdict(seventy, match, 0, 2, x=X, owner="centred")
+    owned = match_verdict(seventy, match, 0, 2, x=X, owner=OWNED)
+    assert centred.no_double < centred.double_take < owned.no_double
+    assert (centred.kind, owned.kind) == ("double, take", "no double")
+    assert cube_action(_view(match, value=2, owner=-1), [ROLL, DOUBLE], _fixed(seventy)) == DOUBLE
+    assert cube_action(_view(match, value=2, owner=0), [ROLL, DOUBLE], _fixed(seventy)) == ROLL
+    with pytest.raises(ValueError, match="owner='opponent'"):
+        match_verdict(seventy, match, 0, 2, owner="opponent")
