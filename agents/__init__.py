@@ -14,7 +14,8 @@ from bg_env.envs.opponents import register_opponent
 
 from .base import Agent, FirstLegalAgent, PlayAgent, RandomAgent
 
-__all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent", "load_agent", "MODELS_DIR", "SPECS"]
+__all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent", "load_agent", "MODELS_DIR",
+           "SPECS", "NAIVE_SUFFIX"]
 
 MODELS_DIR = os.path.join(os.path.dirname(__file__), "models")
 """Where the shipped baseline models live."""
@@ -31,6 +32,10 @@ SPECS = {
     "first": "always the lowest legal action (a deterministic test partner)",
 }
 
+NAIVE_SUFFIX = "+naive"
+"""Spec suffix: the same agent made cube-naive, never doubling and always taking
+(``td+naive``, ``td:PATH+naive``; :class:`agents.cube.CubeNaive`)."""
+
 
 def load_agent(spec):
     """An agent from a spec string (see :data:`SPECS`), or the object itself if it
@@ -41,6 +46,8 @@ def load_agent(spec):
     its weights (``weights_only``); resuming training from one (SB3's ``MaskablePPO.load``)
     unpickles code, so resume only from sources you trust.
 
+    Any spec ending in :data:`NAIVE_SUFFIX` gives that agent made cube-naive.
+
     Raises:
         ValueError: unknown spec, naming the known ones; a model file that cannot be read
             (:class:`~agents.model_files.ModelFileError`, naming its path).
@@ -50,6 +57,11 @@ def load_agent(spec):
         return spec
     if not isinstance(spec, str):
         raise ValueError(f"agent spec {spec!r}: expected a string such as 'random' or 'td:PATH'")
+    if spec.endswith(NAIVE_SUFFIX):
+        from .cube import cube_naive
+
+        base = spec[: -len(NAIVE_SUFFIX)]
+        return cube_naive(load_agent(base), base)
     kind, _, arg = spec.partition(":")
     if kind == "random":
         return RandomAgent(seed=_spec_int(spec, arg, "seed") if arg else None)

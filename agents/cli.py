@@ -123,21 +123,23 @@ def _logs_above_progress_bar(progress: bool):
 
 
 def cmd_eval(args) -> int:
+    from . import load_agent
+    from .cube import cube_naive
     from .evaluate import evaluate
 
     for option, path in (("--json", args.json), ("--save-mat", args.save_mat)):
         if path:
             _check_output(option, path)  # before the games, not after them
-    a, b = _load_eval_agent(args.agent_a), _load_eval_agent(args.agent_b)
+    a, b = load_agent(args.agent_a), load_agent(args.agent_b)  # "td+naive" is cube-naive
     a.name, b.name = args.agent_a, args.agent_b
     torch = sys.modules.get("torch")  # loaded by the agents that run networks
     if torch is not None:
         torch.set_num_threads(args.torch_threads)
     naive = args.cube_naive
     if naive in ("A", "both"):
-        a = _cube_naive(a, args.agent_a)
+        a = cube_naive(a, args.agent_a)
     if naive in ("B", "both"):
-        b = _cube_naive(b, args.agent_b)
+        b = cube_naive(b, args.agent_b)
     if args.match_cube == "dead":
         _dead_match_cube(a)
         _dead_match_cube(b)
@@ -209,35 +211,6 @@ def _save_mat(path: str, records: list) -> None:
     shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]}"
     money = "set jacoby off, then " if records[0].length == 0 else ""
     print(f"wrote {shown} ({games} games; in GNU Backgammon: {money}import mat FILE)")
-
-
-NAIVE_SUFFIX = "+naive"
-"""Agent spec suffix for ``eval``: the same agent, cube-naive (``td+naive``)."""
-
-
-def _load_eval_agent(spec: str):
-    """An agent for ``eval``; a spec ending in :data:`NAIVE_SUFFIX` is made cube-naive."""
-    from . import load_agent
-
-    if spec.endswith(NAIVE_SUFFIX):
-        base = spec[: -len(NAIVE_SUFFIX)]
-        return _cube_naive(load_agent(base), base)
-    return load_agent(spec)
-
-
-def _cube_naive(agent, spec: str):
-    """``agent`` made cube-naive (never doubles, always takes), named ``spec+naive``.
-
-    Raises:
-        ValueError: the agent does not judge whole plays (it cannot be wrapped).
-    """
-    from .cube import CubeNaive
-
-    if isinstance(agent, CubeNaive):
-        return agent
-    naive = CubeNaive(agent)
-    naive.name = f"{spec}{NAIVE_SUFFIX}"
-    return naive
 
 
 def _dead_match_cube(agent) -> None:

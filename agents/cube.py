@@ -89,7 +89,7 @@ __all__ = [
     "CubeSettings", "CubeVerdict", "TIE", "CENTRED", "OWNED", "OPPONENT", "flip",
     "win_loss_values", "dead_equity", "live_equity", "cubeful_equity", "money_verdict",
     "money_take_equity", "match_verdict", "match_take_mwc", "cube_action", "CubeNaive",
-    "probabilities_from_equity", "scored",
+    "cube_naive", "probabilities_from_equity", "scored",
 ]
 
 _EPS = 1e-6
@@ -368,3 +368,17 @@ class CubeNaive(PlayAgent):
         if name == "inner":  # not set yet
             raise AttributeError(name)
         return getattr(self.inner, name)
+
+
+def cube_naive(agent, name: str) -> CubeNaive:
+    """``agent`` made cube-naive (never doubles, always takes), named ``name + "+naive"``;
+    an agent already cube-naive is returned as it is.
+
+    Raises:
+        ValueError: the agent does not judge whole plays (it cannot be wrapped).
+    """
+    if isinstance(agent, CubeNaive):
+        return agent
+    naive = CubeNaive(agent)
+    naive.name = f"{name}+naive"
+    return naive

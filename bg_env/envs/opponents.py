@@ -1,8 +1,9 @@
 """Opponents by name: the registry behind ``opponent="pubeval"`` in the single-agent envs.
 
 The envs take opponents as objects (``act(env)`` or ``choose_play(plays, env)``) or
-callables. A spec string such as ``"pubeval"`` or ``"td:PATH"`` is looked up here by its
-kind (the part before ``:``): the env layer knows no agent itself and never imports the
+callables. A spec string such as ``"pubeval"``, ``"td:PATH"`` or ``"td+naive"`` is looked up here
+by its kind (the part before any ``:`` or ``+``; what follows is the factory's to read):
+the env layer knows no agent itself and never imports the
 package that defines them. Packages fill the registry in one of two ways:
 
 * in code, ``register_opponent("pubeval", factory)``, where ``factory(spec) -> agent``
@@ -37,13 +38,15 @@ _FACTORIES: dict[str, Callable[[str], Any]] = {}
 
 
 def register_opponent(kind: str, factory: Callable[[str], Any]) -> None:
-    """Make ``factory(spec)`` build the opponent for specs ``kind`` and ``kind:ARG``.
+    """Make ``factory(spec)`` build the opponent for specs ``kind``, ``kind:ARG`` and
+    ``kind+MODIFIER`` (``td+naive``).
 
     Raises:
         ValueError: ``kind`` is empty or holds ``:``, or ``factory`` is not callable.
     """
-    if not isinstance(kind, str) or not kind or ":" in kind:
-        raise ValueError(f"opponent kind {kind!r}: expected a non-empty name without ':'")
+    if not isinstance(kind, str) or not kind or ":" in kind or "+" in kind:
+        raise ValueError(f"opponent kind {kind!r}: expected a non-empty name without ':' "
+                         f"or '+'")
     if not callable(factory):
         raise ValueError(f"opponent kind {kind!r}: factory {factory!r} is not callable")
     _FACTORIES[kind] = factory
@@ -73,7 +76,7 @@ def make_opponent(spec: str) -> Any:
     """
     if not isinstance(spec, str):
         raise ValueError(f"opponent spec {spec!r}: expected a string such as 'pubeval'")
-    kind = spec.partition(":")[0]
+    kind = spec.partition(":")[0].partition("+")[0]
     factory = _FACTORIES.get(kind)
     if factory is None:
         ep = _entry_point(kind)

@@ -288,6 +288,24 @@ def test_cube_naive_keeps_the_checker_play_and_never_doubles(agents):
         [reference.choose_play(many, None) for _ in range(8)]
 
 
+def test_the_naive_suffix_works_wherever_an_agent_spec_does():
+    import gymnasium as gym
+
+    naive = load_agent("td+naive")
+    assert isinstance(naive, CubeNaive) and naive.name == "td+naive"
+    assert naive.act(_env_at(RACE_DOUBLE_PASS_ID)) == ROLL  # td itself doubles here
+    assert load_agent("td").act(_env_at(RACE_DOUBLE_PASS_ID)) == DOUBLE
+    with pytest.raises(ValueError, match="whole plays"):
+        load_agent("first+naive")
+    with pytest.raises(ValueError, match="unknown agent spec 'tdx'"):
+        load_agent("tdx+naive")
+    env = gym.make("bg_env/Backgammon-v0", opponent="td+naive", cube=True)
+    opponent = env.unwrapped.opponent
+    assert isinstance(getattr(opponent, "__self__", opponent), CubeNaive)
+    env.reset(seed=0)
+    env.close()
+
+
 def test_cubeful_evaluation_counts_cube_actions_per_side(agents):
     stats = evaluate(agents["td"], CubeNaive(agents["td"]), games=4, seed=1, cube=True)
     assert stats.cube_b["doubles"] == 0 and stats.cube_b["drops"] == 0  # naive: never
