@@ -30,6 +30,11 @@ the second round's labels in four pieces, ``--first 4000`` and so on):
     python -m agents.distill_file fit runs/lab_?.npz runs/td_extras.pt td.pt --hidden 480 \\
         --epochs 8 --lr 3e-4 --hold 13000
 
+``label --plies 2`` labels with two rolls of lookahead (GNU Backgammon's "2-ply", about 21
+times the work of one roll: 0.2 s a labelled afterstate on one core of this machine), and
+``regret --plies N`` scores a network by the choices its N-roll lookahead makes, which tells
+how good a teacher it would be before labelling with it (README, "How they were trained").
+
 Game ``g`` rolls its dice from ``default_rng([seed, g])``, so the file is the same for any
 number of workers, and files of consecutive ranges of one seed (``--first``; made one after
 another or on several machines) fit together (``fit A.npz B.npz ...``) as the file of the
@@ -53,7 +58,7 @@ from bg_env.envs.play_env import board_features
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of
-from .td_search import segment_argmax
+from .td_search import lookahead_values, segment_argmax
 from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
 __all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
@@ -63,28 +68,32 @@ _KEYS = ("boards", "labels", "games", "decisions")  # the arrays of a label file
 
 
 def _label_chunk(args) -> tuple[np.ndarray, ...]:
-    teacher, games, seed, top_k = args
+    teacher, games, seed, top_k, plies = args
     torch.set_num_threads(1)
     net = load_net(teacher).eval()
     parts: list[tuple[np.ndarray, ...]] = []
     for g in games:
-        for d, (x, y) in enumerate(label_decisions(net, np.random.default_rng([seed, g]), top_k)):
+        decisions = label_decisions(net, np.random.default_rng([seed, g]), top_k, plies)
+        for d, (x, y) in enumerate(decisions):
             parts.append((boards_of(x).astype(np.uint8), y, np.full(len(y), g, dtype=np.int32),
                           np.full(len(y), d, dtype=np.int32)))
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
 def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
-               workers: int = 1, progress: bool = True, first: int = 0) -> int:
+               workers: int = 1, progress: bool = True, first: int = 0, plies: int = 1) -> int:
     """Label games ``first .. first + games - 1`` with ``teacher`` into ``out`` (written
-    atomically); returns the rows written. Files of consecutive ranges with one seed, fitted
-    together, are the file of the whole range."""
+    atomically), ``plies`` rolls of lookahead (2: about 21 times the work of 1); returns
+    the rows written. Files of consecutive ranges with one seed, fitted together, are the
+    file of the whole range."""
     load_net(teacher)  # a missing or unsafe file is named here, before any work
+    if plies < 1:
+        raise ValueError(f"plies={plies}: a teacher looks at least one roll ahead")
     if first < 0 or games < 1:
         raise ValueError(f"games={games}, first={first}: expected at least one game and a "
                          f"first game number of 0 or more")
     end = first + games
-    chunks = [(teacher, list(range(g, min(g + 50, end))), seed, top_k)
+    chunks = [(teacher, list(range(g, min(g + 50, end))), seed, top_k, plies)
               for g in range(first, end, 50)]
     t0 = time.time()
     parts = []
@@ -222,24 +231,41 @@ LABELS_MODEL = "labels"
 
 
 def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.ndarray,
-                      batch: int) -> np.ndarray:
+                      batch: int, plies: int = 0) -> np.ndarray:
     """The equities ``model`` gives the rows: a network file's 0-ply outputs for the
     feature rows ``x``; :data:`LABELS_MODEL`'s the ``labels``' (the teacher's lookahead);
     for an agent spec (``gnubg:0``, ``td:PATH``) that is not a file :func:`judge_equities`
-    of the ``boards``."""
+    of the ``boards``. ``plies``: a network file rates the rows with that many rolls of
+    lookahead (:func:`~agents.td_search.lookahead_values`), as a teacher would label them."""
     is_file = os.path.exists(model) or (model.endswith(".pt") and ":" not in model)
     if model == LABELS_MODEL and not is_file:
         return numpy_equity(labels.astype(np.float32))
     if not is_file:
         return judge_equities(model, boards)
     net = load_net(model).eval()
+    if plies:
+        return _lookahead_equities(net, boards, plies)
     with torch.inference_mode():
         return np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
                                for i in range(0, len(x), batch)])
 
 
+def _lookahead_equities(net, boards: np.ndarray, plies: int, block: int = 200) -> np.ndarray:
+    """Equities of afterstate rows with ``plies`` rolls of lookahead, a block at a time,
+    with progress (two plies take about 0.2 s a row on one core)."""
+    boards = boards.astype(np.int8)
+    out, t0 = [], time.time()
+    for i in range(0, len(boards), block):
+        part = boards[i:i + block]
+        out.append(numpy_equity(lookahead_values(net, part[:, :26], part[:, 26:], plies)))
+        print(f"{plies}-ply lookahead: {min(i + block, len(boards))}/{len(boards)} rows, "
+              f"{time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    return np.concatenate(out)
+
+
 def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
-                batch: int = 100_000, judge: str | None = None) -> list[dict]:
+                batch: int = 100_000, judge: str | None = None, plies: int = 0,
+                max_games: int | None = None) -> list[dict]:
     """Score each network file in ``models`` (or agent spec with ``probabilities``, such as
     ``gnubg:0``: its equities of the afterstates; or ``labels``, the teacher's lookahead)
     by :func:`decision_regret` on the decisions of the games from ``hold`` on (all with
@@ -249,6 +275,8 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     decisions of a self-play game. Each model after the first also gets
     ``less_than_first_per_game``, the regret a game it saves against the first on the same
     decisions, with a 95% half-width ``ci95`` (decisions taken as independent).
+    ``plies``: network files choose by that many rolls of lookahead (a teacher's choices);
+    ``max_games``: only that many games from ``hold`` on (the first, by number).
 
     Raises:
         ValueError: a label file without decision numbers (written before them), no
@@ -260,6 +288,8 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
         raise ValueError(f"label files {labels!r} hold no decision numbers (written by an "
                          f"older version): label the games again to score regret")
     keep = blob["games"] >= hold if hold is not None else np.ones(len(blob["games"]), bool)
+    if max_games is not None:
+        keep &= blob["games"] < blob["games"][keep].min() + max_games
     games, decisions = blob["games"][keep], blob["decisions"][keep]
     starts = decision_starts(games, decisions)
     choice = np.diff(np.r_[starts, len(games)]) > 1
@@ -275,9 +305,10 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     report, first, n_games = [], None, len(np.unique(games))
     for path in models:
         student = _student_equities(path, x, blob["boards"][keep], blob["labels"][keep],
-                                    batch)
+                                    batch, plies)
         regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
-        line = {"model": path, "judge": judge or "labels", "decisions": int(choice.sum()),
+        line = {"model": path, "judge": judge or "labels", "plies": plies,
+                "decisions": int(choice.sum()),
                 "agree": round(float(agree.mean()), 4),
                 "regret_per_decision": round(float(regret.mean()), 5),
                 "regret_per_game": round(float(regret.sum() / n_games), 4)}
@@ -304,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--workers", type=int, default=1)
     lab.add_argument("--first", type=int, default=0,
                      help="the first game's number (files of consecutive ranges add up)")
+    lab.add_argument("--plies", type=int, default=1,
+                     help="rolls of lookahead of the teacher (2: ~21 times the work)")
     fitp = sub.add_parser("fit", help="fit a student on label files")
     fitp.add_argument("labels", nargs="+")
     fitp.add_argument("init")
@@ -324,6 +357,10 @@ def main(argv: list[str] | None = None) -> int:
                           "(the teacher's lookahead itself, best scored with a --judge)")
     reg.add_argument("--hold", type=int, default=None,
                      help="score the games from this one (those a fit held out)")
+    reg.add_argument("--plies", type=int, default=0,
+                     help="network files choose by this many rolls of lookahead (a teacher)")
+    reg.add_argument("--games", type=int, default=None,
+                     help="score only this many games from --hold on")
     reg.add_argument("--judge", default=None,
                      help="an agent spec whose equities judge the choices instead of the "
                           "labels, e.g. gnubg:1 (optional gnubg-nn)")
@@ -331,10 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     if args.step == "label":
         rows = label_file(args.teacher, args.out, args.games, args.seed, args.top_k,
-                          args.workers, first=args.first)
+                          args.workers, first=args.first, plies=args.plies)
         print(f"{rows} labelled afterstates -> {args.out}")
     elif args.step == "regret":
-        for line in regret_file(args.labels, args.models, args.hold, judge=args.judge):
+        for line in regret_file(args.labels, args.models, args.hold, judge=args.judge,
+                                plies=args.plies, max_games=args.games):
             print(line)
     else:
         print(fit_file(args.labels, args.init, args.out, args.extras, args.hidden,

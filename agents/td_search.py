@@ -30,7 +30,8 @@ from bg_env.envs.play_env import board_features
 
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
-__all__ = ["ROLLS", "search_values", "search_choice", "check_prune", "segment_argmax"]
+__all__ = ["ROLLS", "search_values", "lookahead_values", "search_choice", "check_prune",
+           "segment_argmax"]
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -80,45 +81,70 @@ def _terminal_rows(res_me: np.ndarray, res_opp: np.ndarray, out: np.ndarray) -> 
         out[i] = terminal_target(done.kind)
 
 
-def _finished(play: Play) -> np.ndarray | None:
-    """The outputs of a play that bears off the last checker, else ``None``."""
-    done = play.result.outcome()
-    return None if done is None else np.array(terminal_target(done.kind), dtype=np.float32)
-
-
-def search_values(net, plays: list[Play]) -> np.ndarray:
+def search_values(net, plays: list[Play], plies: int = 1) -> np.ndarray:
     """For each of ``plays``, the expected outputs (five probabilities, the mover's view)
-    after every opponent roll and his 0-ply best reply: ``(len(plays), 5)`` float32."""
-    values = np.empty((len(plays), 5), dtype=np.float32)
-    boards_me, boards_opp, segments, owners = [], [], [], []
-    for i, play in enumerate(plays):
-        end = _finished(play)
-        if end is not None:
-            values[i] = end
-            continue
-        # the opponent moves next: his checkers are "me" in his own numbering
-        me = np.frombuffer(bytes(play.result.opp), np.int8).astype(np.int64)
-        opp = np.frombuffer(bytes(play.result.me), np.int8).astype(np.int64)
+    after every opponent roll and his 0-ply best reply (``plies=1``; more plies: see
+    :func:`lookahead_values`): ``(len(plays), 5)`` float32."""
+    me = np.array([p.result.me for p in plays], dtype=np.int8).reshape(-1, 26)
+    opp = np.array([p.result.opp for p in plays], dtype=np.int8).reshape(-1, 26)
+    return lookahead_values(net, me, opp, plies)
+
+
+LOOKAHEAD_CHUNK = 256
+"""Afterstates whose replies go through the network together below the first ply (each
+brings ~9,000 rows at two plies, so the batches stay near 100 MB)."""
+
+
+def lookahead_values(net, me: np.ndarray, opp: np.ndarray, plies: int) -> np.ndarray:
+    """The outputs (the mover's view) of afterstates ``(me, opp)`` (``[N, 26]`` boards; ``me``
+    just moved) with ``plies`` rolls of lookahead: at 0 the network's; at ``n`` the average
+    over the opponent's 21 rolls of the value, at ``n - 1``, of his best reply by the
+    network at 0-ply (seen from our side). A board that ends the game is scored by its
+    result. Two plies is GNU Backgammon's "2-ply" (each side's reply chosen at 0-ply, the
+    leaves at 0-ply); it costs about 21 times one ply (~9,000 network rows an afterstate
+    against ~420)."""
+    if plies < 0:
+        raise ValueError(f"plies={plies!r}: expected 0 or more rolls of lookahead")
+    if plies == 0:
+        return _network_values(net, me, opp)
+    out = np.empty((len(me), 5), dtype=np.float32)
+    _terminal_rows(me, opp, out)
+    live = np.flatnonzero(me[:, 1:].sum(axis=1) != 0)
+    if len(live) == 0:
+        return out
+    boards_me, boards_opp, segments = [], [], []
+    for i in live:  # the opponent moves next: his checkers are "me" in his own numbering
+        mover, other = opp[i].astype(np.int64), me[i].astype(np.int64)
         for d1, d2, _ in ROLLS:
-            res_me, res_opp = _replies(me, opp, d1, d2)
+            res_me, res_opp = _replies(mover, other, d1, d2)
             boards_me.append(res_me)
             boards_opp.append(res_opp)
             segments.append(len(res_me))
-        owners.append(i)
-    if not owners:
-        return values
-    all_me = np.concatenate(boards_me)
-    all_opp = np.concatenate(boards_opp)
-    rows = board_features(np.concatenate([all_me, all_opp], axis=1))[:, :N_FEATURES]
+    all_me, all_opp = np.concatenate(boards_me), np.concatenate(boards_opp)
+    static = _network_values(net, all_me, all_opp)
+    starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
+    best = segment_argmax(numpy_equity(static), starts, np.asarray(segments))
+    if plies == 1:
+        theirs = static[best]
+    else:
+        theirs = np.concatenate([
+            lookahead_values(net, all_me[best[k:k + LOOKAHEAD_CHUNK]],
+                             all_opp[best[k:k + LOOKAHEAD_CHUNK]], plies - 1)
+            for k in range(0, len(best), LOOKAHEAD_CHUNK)])
+    ours = flip_numpy(theirs).reshape(len(live), len(ROLLS), 5)
+    weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
+    out[live] = np.einsum("r,nrk->nk", weights, ours)
+    return out
+
+
+def _network_values(net, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """The network's outputs of afterstates (the mover's view), a finished game's by its
+    board."""
+    rows = board_features(np.concatenate([me, opp], axis=1))[:, :N_FEATURES]
     with torch.inference_mode():
         out = net(torch.from_numpy(rows)).numpy()
-    _terminal_rows(all_me, all_opp, out)
-    starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
-    best = segment_argmax(numpy_equity(out), starts, np.asarray(segments))
-    ours = flip_numpy(out[best]).reshape(len(owners), len(ROLLS), 5)
-    weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
-    values[owners] = np.einsum("r,nrk->nk", weights, ours)
-    return values
+    _terminal_rows(me, opp, out)
+    return out
 
 
 def segment_argmax(x: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -163,3 +163,26 @@ def test_an_agent_spec_is_scored_like_a_network(tmp_path, teacher):
         regret_file(labels, ["random"])
     with pytest.raises(FileNotFoundError, match="missing.pt"):
         regret_file(labels, [str(tmp_path / "missing.pt")])
+
+
+def test_a_two_ply_teacher_labels_and_scores_its_own_choices(tmp_path, teacher):
+    labels = str(tmp_path / "two.npz")
+    label_file(teacher, labels, games=2, seed=4, top_k=2, progress=False, plies=2)
+    blob = read_labels(labels)
+    boards = blob["boards"].astype(np.int8)
+    from agents.td_search import lookahead_values
+
+    net = load_net(teacher).eval()
+    assert np.allclose(blob["labels"], lookahead_values(net, boards[:, :26], boards[:, 26:], 2),
+                       atol=1e-6)
+    one = str(tmp_path / "one.npz")
+    label_file(teacher, one, games=2, seed=4, top_k=2, progress=False)
+    assert np.array_equal(read_labels(one)["boards"], blob["boards"])  # the same games
+    assert not np.allclose(read_labels(one)["labels"], blob["labels"], atol=1e-3)
+    # the teacher choosing by its own two plies gives up nothing against its labels
+    [own] = regret_file(labels, [teacher], plies=2)
+    assert own["agree"] == 1.0 and own["regret_per_decision"] == 0.0 and own["plies"] == 2
+    [first_game] = regret_file(labels, [teacher], plies=2, max_games=1)
+    assert 0 < first_game["decisions"] < own["decisions"]
+    with pytest.raises(ValueError, match="plies=0"):
+        label_file(teacher, labels, games=1, seed=4, progress=False, plies=0)

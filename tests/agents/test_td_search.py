@@ -168,3 +168,41 @@ def test_spec_loads_the_search_agent_and_a_missing_path_is_named():
 def test_bad_settings_are_refused(net, kwargs, match):
     with pytest.raises(ValueError, match=match):
         TDAgent(net, **kwargs)
+
+
+def reference_two_ply(net: TDNet, pos: Position) -> float:
+    """Two rolls of lookahead, one position at a time: after each of the opponent's 36
+    rolls his 0-ply best reply, valued (from our side) by our own one-roll lookahead of it,
+    :func:`reference_equity` seen from the replier."""
+    if pos.outcome() is not None:
+        return reference_equity(net, pos)
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            replies = legal_plays_reference(pos.swap(), (a, b))
+            statics = [float(numpy_equity(one_value(net, r.result).astype(np.float32)))
+                       for r in replies]
+            chosen = replies[int(np.argmax(statics))].result
+            total += -reference_equity(net, chosen) / 36.0
+    return total
+
+
+@pytest.mark.parametrize("pos, dice", POSITIONS[4:6])  # bear-offs: the reference is slow
+def test_two_plies_match_the_reference(net, pos, dice):
+    plays = pos.legal_plays(dice)
+    values = numpy_equity(search_values(net, plays, plies=2))
+    assert np.allclose(values, [reference_two_ply(net, p.result) for p in plays], atol=1e-5)
+    # one ply is what the search has always used
+    assert np.allclose(numpy_equity(search_values(net, plays, plies=1)),
+                       [reference_equity(net, p.result) for p in plays], atol=1e-5)
+
+
+def test_lookahead_chunks_give_the_same_values(net, monkeypatch):
+    import agents.td_search as td_search
+
+    plays = POSITIONS[5][0].legal_plays(POSITIONS[5][1])
+    whole = search_values(net, plays, plies=2)
+    monkeypatch.setattr(td_search, "LOOKAHEAD_CHUNK", 3)
+    assert np.array_equal(search_values(net, plays, plies=2), whole)
+    with pytest.raises(ValueError, match="plies=-1"):
+        search_values(net, plays, plies=-1)
