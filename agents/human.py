@@ -1,8 +1,8 @@
 """A person plays an agent in the terminal (``bg-env play``).
 
 The person is ``player_0`` (X on the text board). Plays are typed in Magriel notation
-(``13/7*/5``, ``bar/22``, ``6/off``, ``8/4(2)``); a bad entry prints why and the legal
-plays. Cube offers are answered by typing ``take``/``drop``; before rolling, ``double``
+(``13/7*/5``, ``bar/22``, ``6/off``, ``8/4(2)``); after moves the engine played alone
+(forced), either the rest or the whole play; a bad entry prints why and the legal plays. Cube offers are answered by typing ``take``/``drop``; before rolling, ``double``
 (``bomb`` in the nuclear variant) or just Enter to roll. ``quit`` (or the end of the
 input, Ctrl-D) ends the game. Any rule
 variant can be played (``bg-env play --variant plakoto``).
@@ -16,11 +16,12 @@ from typing import Callable
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, BOMB, DOUBLE, DROP, ROLL, TAKE
 from bg_env.core.game import Phase
-from bg_env.core.notation import IllegalMoveError, InvalidNotationError, parse_play
+from bg_env.core.magriel import IllegalMoveError, InvalidNotationError, format_play, match_play
+from bg_env.core.moves import Play
 
 from .base import PlayAgent
 
-__all__ = ["HumanAgent", "play_human"]
+__all__ = ["HumanAgent", "play_human", "read_play"]
 
 
 class HumanAgent(PlayAgent):
@@ -34,24 +35,20 @@ class HumanAgent(PlayAgent):
 
     def choose_play(self, plays, env):
         game = env.game
-        start = game.turn_start
+        done = tuple(game.played)
         if len(plays) == 1:
-            self.say(f"Forced: {plays[0].notation}")
+            self.say(f"Forced: {format_play(done + plays[0].moves)}")
             return plays[0]
+        if done:
+            self.say(f"Forced: {format_play(done)}; enter the rest (or the whole play)")
         while True:
             text = self.ask(f"Your move ({game.dice[0]}-{game.dice[1]}): ").strip()
             if text.lower() in ("quit", "exit", "q"):
                 raise KeyboardInterrupt
             try:
-                chosen = parse_play(start, text, game.dice, variant=game.variant.name)
+                return read_play(game, plays, text)
             except (InvalidNotationError, IllegalMoveError) as exc:
                 self.say(str(exc))
-                continue
-            for p in plays:
-                if p.result == chosen.result:
-                    return p
-            self.say(f"{text!r} does not fit the moves already forced; legal: "
-                     + ", ".join(sorted(p.notation for p in plays)))
 
     def cube_action(self, env, legal):
         names = {ROLL: "roll", DOUBLE: "double", TAKE: "take", DROP: "drop", BEAVER: "beaver",
@@ -66,6 +63,33 @@ class HumanAgent(PlayAgent):
             if text in choices:
                 return choices[text]
             self.say(f"Please type one of: {', '.join(choices)}")
+
+
+def read_play(game, plays: list[Play], text: str) -> Play:
+    """The play among ``plays`` (``game.legal_continuations()``) that ``text`` describes:
+    the rest of the turn after the moves already made (forced ones), or the whole play of
+    the roll written from the start of the turn.
+
+    Raises:
+        InvalidNotationError: ``text`` is not notation.
+        IllegalMoveError: it is neither; the message lists what can be entered.
+    """
+    done = tuple(game.played)
+    if not done:
+        return match_play(game.position, text, game.dice, plays)
+    try:
+        return match_play(game.position, text, game.dice, plays)
+    except IllegalMoveError:
+        pass
+    whole = [Play(game.turn_start, done + p.moves, p.result) for p in plays]
+    try:
+        chosen = match_play(game.turn_start, text, game.dice, whole)
+    except IllegalMoveError:
+        raise IllegalMoveError(
+            f"play {text!r} with {game.dice[0]}-{game.dice[1]} is neither the rest after the "
+            f"forced {format_play(done)} nor a whole legal play; the rest can be: "
+            + ", ".join(sorted(p.notation for p in plays))) from None
+    return next(p for p, w in zip(plays, whole) if w is chosen)
 
 
 CUBE_WORDS = {DOUBLE: "doubles", TAKE: "takes", DROP: "drops (passes)", BEAVER: "beavers",
