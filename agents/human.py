@@ -2,16 +2,18 @@
 
 The person is ``player_0`` (X on the text board). Plays are typed in Magriel notation
 (``13/7*/5``, ``bar/22``, ``6/off``, ``8/4(2)``); after moves the engine played alone
-(forced), either the rest or the whole play; a bad entry prints why and the legal plays. Cube offers are answered by typing ``take``/``drop``; before rolling, ``double``
-(``bomb`` in the nuclear variant) or just Enter to roll. ``quit`` (or the end of the
-input, Ctrl-D) ends the game. Any rule
-variant can be played (``bg-env play --variant plakoto``).
+(forced), either the rest or the whole play; a bad entry prints why and the legal plays.
+Cube offers are answered by typing ``take``/``drop``; before rolling, ``double`` (``bomb``
+in the nuclear variant) or just Enter to roll. ``quit`` (or the end of the input, Ctrl-D)
+ends the game. The board is always drawn from the person's side, and the opponent's turns
+are told with their rolls (``pubeval rolls 4-3: 24/13``; see :mod:`agents.human_view`).
+Any rule variant can be played (``bg-env play --variant plakoto``).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, BOMB, DOUBLE, DROP, ROLL, TAKE
@@ -20,6 +22,7 @@ from bg_env.core.magriel import IllegalMoveError, InvalidNotationError, format_p
 from bg_env.core.moves import Play
 
 from .base import PlayAgent
+from .human_view import PERSON, board_text, event_text, forced_text
 
 __all__ = ["HumanAgent", "play_human", "read_play"]
 
@@ -92,11 +95,6 @@ def read_play(game, plays: list[Play], text: str) -> Play:
     return next(p for p, w in zip(plays, whole) if w is chosen)
 
 
-CUBE_WORDS = {DOUBLE: "doubles", TAKE: "takes", DROP: "drops (passes)", BEAVER: "beavers",
-              BOMB: "sets off the bomb"}
-"""What ``bg-env play`` says when the opponent makes a cube action (rolling says nothing)."""
-
-
 def play_human(opponent: str, seed: int | None = None, cube: bool = False,
                ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
                variant: str = "standard") -> int:
@@ -105,34 +103,49 @@ def play_human(opponent: str, seed: int | None = None, cube: bool = False,
 
     env = backgammon_v0.raw_env(cube=cube, render_mode="ansi", variant=variant)
     env.reset(seed=seed)
+    env.game.events = []  # the record tells the opponent's turns (human_view)
     human, bot = HumanAgent(ask, say), load_agent(opponent)
     say(f"You are X (player_0), moving from 24 down to 1. Opponent: {opponent}.")
-    last_turn = None
     try:
-        while not env.terminations["player_0"]:
-            agent = env.agent_selection
-            g = env.game
-            if agent == "player_0":
-                if (g.turns, g.phase) != last_turn:
-                    say(env.render() if g.turn == 0 else str(env.position))
-                    last_turn = (g.turns, g.phase)
-                env.step(human.act(env))
-            else:
-                before = g.turns
-                action = bot.act(env)
-                env.step(action)
-                if action in CUBE_WORDS:
-                    say(f"{opponent} {CUBE_WORDS[action]}.")
-                elif g.phase == Phase.OVER or g.turns != before:
-                    say(f"{opponent} played: " + (" ".join(str(m) for m in g.last_play) or "no move"))
+        _play_out(env, human, bot, opponent, say)
     except (KeyboardInterrupt, EOFError):  # Ctrl-C, quit, or the end of the input
         say("Game abandoned.")
         return 0
     info = env.infos["player_0"]
-    say(env.render())
+    say(board_text(env.game, opponent))
     who = "You win" if info["winner"] == "player_0" else f"{opponent} wins"
     say(f"{who} {info['points']} point(s) ({info['outcome']}).")
     return 0
+
+
+def _play_out(env, human: HumanAgent, bot, opponent: str, say) -> None:
+    """Step the game to its end: the person's turns asked, the opponent's told."""
+    last_turn, asked = None, False
+    while not env.terminations["player_0"]:
+        g = env.game
+        if env.agent_selection == "player_0":
+            if (g.turns, g.phase) != last_turn:
+                say(board_text(g, opponent))
+                last_turn = (g.turns, g.phase)
+            asked = asked or g.phase == Phase.MOVE
+            env.step(human.act(env))
+        else:
+            env.step(bot.act(env))
+        asked = _tell(g, opponent, say, asked)
+
+
+def _tell(game, opponent: str, say, asked: bool) -> bool:
+    """Say what the record gained (then forget it); returns whether the person's current
+    play was asked for (a play of theirs the engine made alone is told as forced)."""
+    for event in game.events:
+        if event[0] == "play" and event[1] == PERSON:
+            if not asked:
+                say(forced_text(event))
+            asked = False
+        elif (text := event_text(event, opponent)) is not None:
+            say(text)
+    game.events.clear()
+    return asked
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.human import HumanAgent
+from agents.human import HumanAgent, play_human
 from bg_env import backgammon_v0
 from bg_env.core.notation import format_play
 
@@ -51,3 +51,78 @@ def test_after_a_forced_move_a_wrong_entry_lists_the_rest_that_can_be_played():
     assert "neither the rest after the forced bar/21 nor a whole legal play" in error
     assert "the rest can be: " in error and "13/9(3)" in error and "bar/" not in error.split(
         "the rest can be: ")[1]
+
+
+def _scripted(captured, cube_answer=""):
+    """A person who plays the first legal play, never doubles and takes; the env kept."""
+    said = []
+
+    def ask(prompt):
+        said.append(prompt)
+        if prompt.startswith("Your move"):
+            return captured["env"].game.legal_continuations()[0].notation
+        return cube_answer if prompt.startswith("Before") else "take"
+
+    return said, ask
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    from agents import human
+
+    kept, make = {}, human.backgammon_v0.raw_env
+
+    def raw_env(**kwargs):
+        kept["env"] = make(**kwargs)
+        return kept["env"]
+
+    monkeypatch.setattr(human.backgammon_v0, "raw_env", raw_env)
+    return kept
+
+
+def test_the_final_board_is_drawn_from_the_persons_side(captured):
+    said, ask = _scripted(captured)
+    assert play_human("pubeval", seed=0, ask=ask, say=said.append) == 0
+    game = captured["env"].game
+    assert game.result.winner == 1 and said[-1].startswith("pubeval wins ")
+    final = said[-2]
+    assert f"Position ID: {game.position.swap().position_id()}" in final  # player_0's view
+    assert "X (loser)" in final and "player_1 (X)" not in final
+
+
+def test_every_turn_of_the_opponent_is_told_with_its_roll(captured):
+    said, ask = _scripted(captured)
+    play_human("random:0", seed=0, ask=ask, say=said.append)
+    game = captured["env"].game
+    theirs = [s for s in said if s.startswith("random:0 rolls ")]
+    ours = [s for i, s in enumerate(said) if s.startswith(("You roll ", "Forced: ")) or (
+        s.startswith("Your move") and not said[i - 1].startswith("Forced"))]
+    assert all(s[15] >= s[17] for s in theirs)  # the higher die first: '6-2'
+    assert len(theirs) + len(ours) == game.turns + 1  # turns leaves out the last play
+
+
+def test_the_opponents_roll_and_play_are_said_in_gnubg_notation():
+    said = []
+    answers = iter(["double", "quit"])
+    play_human("pubeval", seed=4, cube=True, ask=lambda p: next(answers), say=said.append)
+    assert said[1] == "pubeval rolls 6-5: 24/13"
+    assert "pubeval takes." in said and "cube 2 (pubeval's)" in said[-2]
+
+
+def test_a_person_doubled_sees_the_offer_and_the_cube(captured):
+    said = []
+
+    def ask(prompt):
+        said.append(prompt)
+        if prompt.startswith("You are doubled"):
+            return "quit"
+        if prompt.startswith("Your move"):
+            return captured["env"].game.legal_continuations()[0].notation
+        return ""
+
+    play_human("random:0", seed=0, cube=True, ask=ask, say=said.append)
+    at = next(i for i, s in enumerate(said) if s.startswith("You are doubled to 2"))
+    assert said[at - 2] == "random:0 doubles to 2."
+    board = said[at - 1]
+    assert "X (to take)" in board and "cube 1 (centred); random:0 doubles to 2" in board
+    assert said[-1] == "Game abandoned."
