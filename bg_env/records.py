@@ -210,11 +210,18 @@ def format_mat(match: MatchRecord) -> str:
     names = [mat_name(n) for n in match.players]
     for number, game in enumerate(match.games, start=1):
         lines.append(f" Game {number}")
-        left = f"{names[0]} : {game.score[0]}"
-        lines.append(f" {left:<31}{names[1]} : {game.score[1]}")
+        lines.append(_score_line(names, game.score))
         lines += _game_lines(game)
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _score_line(names: list[str], score: tuple[int, int]) -> str:
+    """`` name : points`` of the first player padded to GNU Backgammon's 31 columns, then
+    the second's; at least one space between them (GNU Backgammon's import finds the second
+    name after the white space that ends the first score)."""
+    left = f"{names[0]} : {score[0]}"
+    return f" {left:<30} {names[1]} : {score[1]}"
 
 
 def _game_lines(game: GameRecord) -> list[str]:
