@@ -53,7 +53,8 @@ play ends, play it, then :meth:`MatchRecord.add_game` (or :meth:`GameRecord.from
 
 Not supported (the format or GNU Backgammon's import has no place for them): rule
 variants, beavers, the Jacoby rule, automatic doubles, other gammon rules or cube
-progressions, unfinished games. A game read that stops before its end with ``Wins N
+progressions, a cube without limit or above 4096 (GNU Backgammon's ``MAX_CUBE``),
+unfinished games. A game read that stops before its end with ``Wins N
 points`` is a resignation (outcome ``"resign"``), as GNU Backgammon reads it.
 """
 
@@ -70,7 +71,7 @@ from .replay import (
 )
 
 __all__ = [
-    "Action", "GameRecord", "MatchRecord", "RecordError",
+    "Action", "GameRecord", "MAX_CUBE", "MatchRecord", "RecordError",
     "check_rules", "format_mat", "parse_mat", "read_mat", "write_mat", "replay_game", "mat_name",
 ]
 
@@ -78,6 +79,9 @@ _LEFT_WIDTH = 28
 """Width of the left column after ``NNN) `` (as GNU Backgammon writes it)."""
 _RIGHT_COLUMN = 20
 """A lone action starting at or after this column of its line is the second player's."""
+MAX_CUBE = 4096
+"""The highest cube GNU Backgammon holds (its ``MAX_CUBE``, ``1 << 12``): records are
+written and read with a ``max_cube`` of 1 .. 4096, by default 4096."""
 _NAME_LENGTH = 31
 """The longest name GNU Backgammon reads from a score line."""
 
@@ -181,6 +185,8 @@ def check_rules(rules: Rules) -> None:
     unsupported = {
         "variant": rules.variant != "standard",
         "jacoby": rules.jacoby,
+        "beaver": rules.beaver,
+        "max_cube": not 1 <= rules.max_cube <= MAX_CUBE,
         "auto_doubles": rules.auto_doubles != 0,
         "gammons": rules.gammons != "all",
         "cube_progression": rules.cube_progression != "geometric",
@@ -188,7 +194,8 @@ def check_rules(rules: Rules) -> None:
     bad = [f"{k}={getattr(rules, k)!r}" for k, v in unsupported.items() if v]
     if bad:
         raise RecordError(f"rules {', '.join(bad)}: a .mat record holds standard games with a "
-                          "geometric cube, all gammons, no Jacoby rule and no automatic doubles")
+                          f"geometric cube of at most max_cube={MAX_CUBE}, all gammons, no "
+                          "Jacoby rule, no beavers and no automatic doubles")
 
 
 def mat_name(name: str) -> str:
@@ -289,8 +296,9 @@ def parse_mat(text: str, rules: Rules | None = None) -> MatchRecord:
 
     Args:
         text: the record.
-        rules: the rules of a money session (default: cube on, no Jacoby); match games
-            are played under the match's rules (Crawford rule included).
+        rules: the rules of a money session (default: cube on, no Jacoby, ``max_cube``
+            4096 as GNU Backgammon); match games are played under the match's rules
+            (Crawford rule included).
 
     Returns:
         the :class:`MatchRecord`, each game's winner, points and outcome from the replay.
@@ -299,7 +307,7 @@ def parse_mat(text: str, rules: Rules | None = None) -> MatchRecord:
         RecordError: malformed text, an illegal play or cube action, a result or score
             that the replay contradicts; the message names the game and move number.
     """
-    rules = rules if rules is not None else Rules()
+    rules = rules if rules is not None else Rules(max_cube=MAX_CUBE)
     check_rules(rules)
     lines = text.splitlines()
     length, names, start = _read_header(lines)
@@ -480,11 +488,11 @@ def _read_moves(where: str, text: str) -> tuple[tuple[int, int, bool], ...]:
 
 
 def replay_game(record: GameRecord, rules: Rules | None = None, number: int = 1) -> Game:
-    """Replay a finished game's record through the engine (see :func:`bg_env.replay.replay`)
-    and return the finished :class:`Game`.
+    """Replay a finished game's record through the engine (see :func:`bg_env.replay.replay`;
+    default rules: cube on, ``max_cube`` 4096) and return the finished :class:`Game`.
 
     Raises:
         RecordError: an illegal play or cube action, or a record that stops before the end
             of the game or goes on after it; the message names game ``number`` and the move.
     """
-    return replay(record.actions, rules, number)
+    return replay(record.actions, rules or Rules(max_cube=MAX_CUBE), number)

@@ -168,9 +168,18 @@ def _drive(where: str, game: Game, action: Action, dice: _RecordedDice) -> None:
             raise RecordError(_illegal(here, action, start, game.dice))
         game.play(plays[0], dice)
     else:
-        why = " (the cube is not available)" if action.kind == DOUBLE_ACTION else ""
+        why = _why_no_double(game) if action.kind == DOUBLE_ACTION else ""
         raise RecordError(f"{here}: a {action.kind} is not allowed here{why}; the game asks "
                           f"{_asked(game)}")
+
+
+def _why_no_double(game: Game) -> str:
+    """Why a double the record has is refused: the cube limit, or the cube not available."""
+    limit = game.rules.max_cube
+    if limit and game.cube_value * 2 > limit:
+        return (f" (the cube would go to {game.cube_value * 2}, over the rules' "
+                f"max_cube={limit})")
+    return " (the cube is not available)"
 
 
 def _illegal(here: str, action: Action, start: Position, dice) -> str:

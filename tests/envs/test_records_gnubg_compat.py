@@ -4,9 +4,15 @@ a record cannot hold, a resignation after the roll, the order of the dice, names
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from agents import load_agent
+from agents.evaluate import evaluate
+from bg_env.core.actions import DOUBLE, TAKE
 from bg_env.core.game import Game, Phase, Rules
-from bg_env.records import MatchRecord, format_mat, parse_mat
+from bg_env.records import (
+    MAX_CUBE, MatchRecord, RecordError, check_rules, format_mat, parse_mat, replay_game,
+)
 
 
 def _random_game(seed: int, rules: Rules | None = None) -> Game:
@@ -45,3 +51,51 @@ def test_a_long_first_name_keeps_a_space_before_the_second_and_reads_back():
 def test_short_names_keep_gnubg_columns():
     text = format_mat(_session(("alice", "bob")))
     assert _score_lines(text)[0] == " alice : 0" + " " * 22 + "bob : 0"
+
+
+# ----------------------------------------------------------------------- rules and cube
+@pytest.mark.parametrize("rules, named", [
+    (Rules(beaver=True), "beaver=True"),
+    (Rules(max_cube=0), "max_cube=0"),
+    (Rules(max_cube=8192), "max_cube=8192"),
+])
+def test_rules_a_record_cannot_hold_are_refused_before_playing(rules, named):
+    with pytest.raises(RecordError, match=named):
+        check_rules(rules)
+    with pytest.raises(RecordError, match=named):
+        evaluate(load_agent("random"), load_agent("random"), games=2, seed=0, cube=True,
+                 record=MatchRecord(), beaver=rules.beaver, max_cube=rules.max_cube)
+
+
+def test_gnubgs_cube_limit_is_allowed():
+    check_rules(Rules(max_cube=MAX_CUBE))
+    assert MAX_CUBE == 4096
+
+
+def _big_cube_game(at_least: int) -> Game:
+    """A money game whose cube reached ``at_least`` (every double taken)."""
+    for seed in range(100):
+        rng = np.random.default_rng(seed)
+        game = Game(Rules(max_cube=MAX_CUBE))
+        game.events = []
+        game.opening(rng)
+        while game.phase != Phase.OVER:
+            legal = game.legal_actions()
+            action = DOUBLE if DOUBLE in legal else TAKE if TAKE in legal else None
+            if action is None:
+                action = legal[int(rng.integers(len(legal)))]
+            game.step(action, rng)
+        if game.result.cube_value >= at_least:
+            return game
+    raise AssertionError("no game reached the cube")
+
+
+def test_a_cube_past_64_reads_back_by_default_and_a_lower_limit_is_named():
+    game = _big_cube_game(128)
+    record = MatchRecord(("a", "b"))
+    record.add_game(game)
+    text = format_mat(record)
+    assert parse_mat(text).points() == record.points()
+    assert replay_game(record.games[0]).result.points == record.games[0].points
+    with pytest.raises(RecordError, match="over the rules' max_cube=64"):
+        parse_mat(text, Rules(max_cube=64))
