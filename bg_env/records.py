@@ -54,8 +54,9 @@ play ends, play it, then :meth:`MatchRecord.add_game` (or :meth:`GameRecord.from
 Not supported (the format or GNU Backgammon's import has no place for them): rule
 variants, beavers, the Jacoby rule, automatic doubles, other gammon rules or cube
 progressions, a cube without limit or above 4096 (GNU Backgammon's ``MAX_CUBE``),
-unfinished games. A game read that stops before its end with ``Wins N
-points`` is a resignation (outcome ``"resign"``), as GNU Backgammon reads it.
+unfinished games. A game read that stops before its end with ``Wins N points`` is a
+resignation (outcome ``"resign"``), as GNU Backgammon reads it; a last roll there with no
+play where plays exist (``62:``) is the dice of a player who resigned after rolling.
 """
 
 from __future__ import annotations

@@ -82,7 +82,8 @@ def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
            finished: bool = True) -> Game:
     """Play ``actions`` through :class:`Game` from the opening (player 0 plays side 0) and
     return the game, its :attr:`~Game.events` kept: finished, or with ``finished=False`` as
-    it stands where the actions stop (a resignation).
+    it stands where the actions stop (a resignation; a last roll with no play where legal
+    plays exist is the resigning player's dice, not played).
 
     Raises:
         RecordError: an illegal play, a cube action out of turn or not allowed, or
@@ -105,6 +106,9 @@ def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
         game.begin_turn(dice, first.dice)
         checked = _check_events(where, game, actions, 0)
         while game.phase != Phase.OVER and checked < len(actions):
+            if not finished and _dice_before_resignation(game, actions, checked):
+                checked += 1  # the dice rolled before the resignation: no play
+                break
             _drive(where, game, actions[checked], dice)
             checked = _check_events(where, game, actions, checked)
     except _OutOfDice:  # the game wants a roll after the record's last one
@@ -116,6 +120,20 @@ def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
         why = "after the end of the game" if game.phase == Phase.OVER else "where the game rolls"
         raise RecordError(f"{where}, move {extra.line}: a {extra.kind} {why}")
     return game
+
+
+def _dice_before_resignation(game: Game, actions: list[Action], checked: int) -> bool:
+    """Whether ``actions[checked]`` is the record's last action, a roll with no play where
+    the game has legal plays of those dice: GNU Backgammon writes the dice of a player who
+    resigns after rolling that way (its import reads them as ``MOVE_SETDICE``)."""
+    action = actions[checked]
+    if checked != len(actions) - 1 or action.kind != ROLL_ACTION or action.moves:
+        return False
+    if game.phase != Phase.MOVE or action.player != game.actor:
+        return False
+    start = game.turn_start
+    return (sorted(action.dice) == sorted(game.dice)
+            and any(p.result != start for p in game.legal_continuations()))
 
 
 def _asked(game: Game) -> str:

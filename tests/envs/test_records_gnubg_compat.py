@@ -3,6 +3,8 @@ a record cannot hold, a resignation after the roll, the order of the dice, names
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,8 @@ from bg_env.core.game import Game, Phase, Rules
 from bg_env.records import (
     MAX_CUBE, MatchRecord, RecordError, check_rules, format_mat, parse_mat, replay_game,
 )
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _random_game(seed: int, rules: Rules | None = None) -> Game:
@@ -99,3 +103,22 @@ def test_a_cube_past_64_reads_back_by_default_and_a_lower_limit_is_named():
     assert replay_game(record.games[0]).result.points == record.games[0].points
     with pytest.raises(RecordError, match="over the rules' max_cube=64"):
         parse_mat(text, Rules(max_cube=64))
+
+
+# ----------------------------------------------------------------------- resignations
+def test_gnubgs_export_of_a_resignation_after_the_roll_reads_and_round_trips():
+    text = (DATA / "gnubg_resign_after_roll.mat").read_text()  # GNU Backgammon 1.07's export
+    record = parse_mat(text)
+    game = record.games[0]
+    assert (game.winner, game.points, game.outcome) == (0, 1, "resign")
+    last = game.actions[-1]
+    assert (last.player, last.dice, last.moves) == (1, (6, 2), ())
+    again = parse_mat(format_mat(record))
+    assert again.games[0].actions == game.actions and again.points() == (1, 0)
+
+
+def test_a_roll_with_no_play_where_plays_exist_is_illegal_unless_the_game_resigns():
+    lines = (DATA / "gnubg_resign_after_roll.mat").read_text().rstrip("\n").splitlines()
+    assert lines[-1].strip() == "Wins 1 point"
+    with pytest.raises(RecordError, match="game 1, move 7 .*illegal play '62:'"):
+        parse_mat("\n".join(lines[:-1]) + "\n")  # no 'Wins' line: the game goes on
