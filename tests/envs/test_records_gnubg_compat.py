@@ -3,6 +3,7 @@ a record cannot hold, a resignation after the roll, the order of the dice, names
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from agents.evaluate import evaluate
 from bg_env.core.actions import DOUBLE, TAKE
 from bg_env.core.game import Game, Phase, Rules
 from bg_env.records import (
-    MAX_CUBE, MatchRecord, RecordError, check_rules, format_mat, parse_mat, replay_game,
+    MAX_CUBE, Action, MatchRecord, RecordError, check_rules, format_mat, parse_mat, replay_game,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -122,3 +123,13 @@ def test_a_roll_with_no_play_where_plays_exist_is_illegal_unless_the_game_resign
     assert lines[-1].strip() == "Wins 1 point"
     with pytest.raises(RecordError, match="game 1, move 7 .*illegal play '62:'"):
         parse_mat("\n".join(lines[:-1]) + "\n")  # no 'Wins' line: the game goes on
+
+
+# ----------------------------------------------------------------------- dice order
+def test_rolls_are_written_larger_die_first():
+    assert Action(0, "roll", (2, 6), ((24, 18, False), (13, 11, False))).text() == \
+        "62: 24/18 13/11"
+    text = format_mat(_session(("a", "b"), seeds=range(1, 5)))
+    rolls = re.findall(r"\b([1-6])([1-6]):", text)
+    assert rolls and all(a >= b for a, b in rolls)
+    assert any(a > b for a, b in rolls)
