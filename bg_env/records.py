@@ -33,9 +33,10 @@ A record looks like this (the layout is GNU Backgammon's; the names here are exa
 * ``Wins N point(s)`` in the winner's column ends the game.
 
 GNU Backgammon reads a player's name from the score line up to the colon, at most 31
-characters, spaces turned to ``_``. Names written there are therefore the names with
-``:`` and white space replaced by ``_`` and cut to 31 characters; the full names go into
-``; [Player 1 "..."]`` comments, which :func:`parse_mat` prefers.
+bytes. Names written there are therefore cut to 31 UTF-8 bytes, with ``:``, ``,``, white
+space and control characters replaced by ``_``, the second made distinct (``_2``) from an
+equal first (:mod:`bg_env.record_names`); the full names go into ``; [Player 1 "..."]``
+comments, which :func:`parse_mat` prefers.
 
 GNU Backgammon scores imported money games under its own ``jacoby`` setting (on by
 default; the ``; [Jacoby "Off"]`` comment written here is ignored by version 1.07): type
@@ -67,6 +68,7 @@ from dataclasses import dataclass, field
 from .core.game import Game, GameResult, Phase, Rules
 from .core.match import Match
 from .core.position import Position
+from .record_names import comment_name, mat_name, score_line_names
 from .replay import (
     DOUBLE_ACTION, DROP_ACTION, ROLL_ACTION, TAKE_ACTION, Action, RecordError, replay,
 )
@@ -83,8 +85,6 @@ _RIGHT_COLUMN = 20
 MAX_CUBE = 4096
 """The highest cube GNU Backgammon holds (its ``MAX_CUBE``, ``1 << 12``): records are
 written and read with a ``max_cube`` of 1 .. 4096, by default 4096."""
-_NAME_LENGTH = 31
-"""The longest name GNU Backgammon reads from a score line."""
 
 
 @dataclass
@@ -199,23 +199,16 @@ def check_rules(rules: Rules) -> None:
                           "Jacoby rule, no beavers and no automatic doubles")
 
 
-def mat_name(name: str) -> str:
-    """``name`` as a ``.mat`` score line can hold it (no ``:`` nor white space, at most
-    31 characters)."""
-    text = re.sub(r"[:\s]", "_", str(name))[:_NAME_LENGTH]
-    return text or "_"
-
-
 # --------------------------------------------------------------------------- writing
 def format_mat(match: MatchRecord) -> str:
     """The text of a ``.mat`` record (see the module docstring)."""
     if not isinstance(match.length, int) or match.length < 0:
         raise RecordError(f"match length {match.length!r}: expected 0 (money) or more points")
-    lines = [f'; [Player {i + 1} "{name}"]' for i, name in enumerate(match.players)]
+    lines = [f'; [Player {i + 1} "{comment_name(n)}"]' for i, n in enumerate(match.players)]
     if match.length == 0:  # (GNU Backgammon 1.07 ignores it: see the module docstring)
         lines.append('; [Jacoby "Off"]')
     lines += ["", f" {match.length} point match", ""]
-    names = [mat_name(n) for n in match.players]
+    names = score_line_names(match.players)
     for number, game in enumerate(match.games, start=1):
         lines.append(f" Game {number}")
         lines.append(_score_line(names, game.score))
@@ -224,7 +217,7 @@ def format_mat(match: MatchRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _score_line(names: list[str], score: tuple[int, int]) -> str:
+def _score_line(names: tuple[str, str], score: tuple[int, int]) -> str:
     """`` name : points`` of the first player padded to GNU Backgammon's 31 columns, then
     the second's; at least one space between them (GNU Backgammon's import finds the second
     name after the white space that ends the first score)."""

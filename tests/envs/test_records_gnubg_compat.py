@@ -14,7 +14,8 @@ from agents.evaluate import evaluate
 from bg_env.core.actions import DOUBLE, TAKE
 from bg_env.core.game import Game, Phase, Rules
 from bg_env.records import (
-    MAX_CUBE, Action, MatchRecord, RecordError, check_rules, format_mat, parse_mat, replay_game,
+    MAX_CUBE, Action, MatchRecord, RecordError, check_rules, format_mat, mat_name, parse_mat,
+    replay_game,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -133,3 +134,26 @@ def test_rolls_are_written_larger_die_first():
     rolls = re.findall(r"\b([1-6])([1-6]):", text)
     assert rolls and all(a >= b for a, b in rolls)
     assert any(a > b for a, b in rolls)
+
+
+# ----------------------------------------------------------------------- names
+def test_a_name_is_cut_to_31_utf8_bytes_on_a_character_boundary():
+    name = mat_name("ÄÖÜ" * 5 + "Ä")  # 16 characters, 32 bytes
+    assert name == "ÄÖÜ" * 5 and len(name.encode()) == 30
+    assert len(mat_name("a" + "Ä" * 20).encode()) == 31
+
+
+def test_commas_and_control_characters_are_replaced_in_names_and_comments():
+    assert mat_name("gnu,1600") == "gnu_1600"  # (gnubg reads ',1600' as a rating)
+    assert mat_name("a\nb\x00c\u2028d") == "a_b_c_d"
+    text = format_mat(_session(("a\nb", "td,2")))
+    assert '; [Player 1 "a b"]' in text and " a_b : 0" in text and "td_2 : 0" in text
+    assert parse_mat(text).players == ("a b", "td,2")
+
+
+def test_equal_names_get_distinct_score_line_names():
+    text = format_mat(_session(("random", "random")))
+    assert _score_lines(text)[0] == " random : 0" + " " * 21 + "random_2 : 0"
+    assert parse_mat(text).players == ("random", "random")  # (the comments)
+    long = format_mat(_session(("x" * 40, "x" * 31)))
+    assert _score_lines(long)[0].startswith(" " + "x" * 31 + " : 0 " + "x" * 29 + "_2 : 0")
