@@ -308,11 +308,19 @@ def parse_mat(text: str, rules: Rules | None = None) -> MatchRecord:
     blocks = _game_blocks(lines, start)
     if not blocks:
         raise RecordError("no game in the record (expected lines 'Game 1', ...)")
-    match = Match(length, rules) if length else None
+    match = _match(length, rules, start) if length else None
     record = MatchRecord(names, length)
     for number, block in blocks:
         record.games.append(_read_game(number, block, record, match, rules))
     return record
+
+
+def _match(length: int, rules: Rules, header_line: int) -> Match:
+    """The :class:`Match` of the header's length; :class:`RecordError` if it cannot be."""
+    try:
+        return Match(length, rules)
+    except ValueError as exc:
+        raise RecordError(f"line {header_line}: '{length} point match': {exc}") from None
 
 
 def _read_header(lines: list[str]) -> tuple[int, tuple[str, str], int]:

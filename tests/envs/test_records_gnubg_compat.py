@@ -157,3 +157,11 @@ def test_equal_names_get_distinct_score_line_names():
     assert parse_mat(text).players == ("random", "random")  # (the comments)
     long = format_mat(_session(("x" * 40, "x" * 31)))
     assert _score_lines(long)[0].startswith(" " + "x" * 31 + " : 0 " + "x" * 29 + "_2 : 0")
+
+
+# ----------------------------------------------------------------------- reader errors
+@pytest.mark.parametrize("length", ["99999999999999999999", "40000"])
+def test_a_match_length_the_engine_cannot_hold_is_a_record_error(length):
+    text = f"; comment\n {length} point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n"
+    with pytest.raises(RecordError, match=rf"line 2: '{length} point match': .*32767"):
+        parse_mat(text)
