@@ -32,7 +32,8 @@ class HumanAgent(PlayAgent):
 
     name = "human"
 
-    def __init__(self, ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> None:
+    def __init__(self, ask: Callable[[str], str] = input,
+                 say: Callable[[str], None] = print) -> None:
         super().__init__()
         self.ask, self.say = ask, say
 
