@@ -63,7 +63,7 @@ from ..core.position import Position, render_text
 from .action_space import ActionSpace
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import context_space, encode_context, standard_view
-from .frame import game_frame
+from .frame import game_frame, match_title
 from .observation import (BOARD_SIZE, encode, encode_board, engine_kernels, games_kernel,
                           observation_space)
 from .start import START_OPTIONS, check_options, start_game, step_refused
@@ -465,7 +465,7 @@ class raw_env(AECEnv):
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
             return None
         if self.render_mode == "rgb_array":
-            return game_frame(self.game, tuple(self.possible_agents)).image()
+            return game_frame(self.game, tuple(self.possible_agents), self.match).image()
         text = self._text()
         if self.render_mode == "human":
             print(text)
@@ -474,7 +474,7 @@ class raw_env(AECEnv):
 
     def _repr_png_(self) -> bytes:
         """The picture of the game (a notebook's display), whatever the render mode."""
-        return game_frame(self.game, tuple(self.possible_agents)).png()
+        return game_frame(self.game, tuple(self.possible_agents), self.match).png()
 
     def _text(self) -> str:
         g = self.game
@@ -488,10 +488,7 @@ class raw_env(AECEnv):
                 f"; bomb {'unowned' if g.bomb_owner < 0 else self.possible_agents[g.bomb_owner]}"
                 if g.variant.bomb else ""))
         if self.match is not None:
-            m = self.match
-            extra.append(f" match to {m.length}: {m.score[0]}-{m.score[1]}"
-                         + (" (Crawford game)" if m.crawford else "")
-                         + (" (post-Crawford)" if m.post_crawford else ""))
+            extra.append(" " + match_title(self.match))
         if g.result:
             extra.append(f" {self.possible_agents[g.result.winner]} wins {g.result.points} ({g.result.outcome})")
         return render_text(frame.board, frame.dice, extra, status=frame.text_status)

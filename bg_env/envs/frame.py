@@ -23,7 +23,7 @@ from ..core.game import Game, Phase
 from ..core.position import Position
 from .context import standard_view
 
-__all__ = ["Frame", "game_frame"]
+__all__ = ["Frame", "game_frame", "match_title"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -46,6 +46,9 @@ class Frame:
     cube_owner: int | None
     """``None`` for a centred cube, 0 when :attr:`side` owns it, 1 when the other does."""
     names: tuple[str, str] = AGENTS
+    title: str = ""
+    """The picture's top-right text: the match score (``match to 7: 3-5 (Crawford
+    game)``), or nothing."""
 
     @property
     def name(self) -> str:
@@ -66,6 +69,7 @@ class Frame:
         ``colours``, ``title``, ``width``, ``height``)."""
         from .render import render_rgb
 
+        kwargs.setdefault("title", self.title or None)
         return render_rgb(self.board, dice=self.dice, cube_value=self.cube_value,
                           cube_owner=self.cube_owner, flip=self.side == 1, names=self.names,
                           status=self.status, position_id=self.position_id, **kwargs)
@@ -94,8 +98,20 @@ def _position_id(pos: Position) -> str:
         return ""
 
 
-def game_frame(game: Game, names: tuple[str, str] = AGENTS) -> Frame:
-    """The :class:`Frame` of ``game`` from the side to act (the winner once it is over)."""
+def match_title(match) -> str:
+    """A match's length and score (player_0's first) and its Crawford state, as the text
+    board and the picture show them; ``""`` for a money game (``match`` None)."""
+    if match is None:
+        return ""
+    return (f"match to {match.length}: {match.score[0]}-{match.score[1]}"
+            + (" (Crawford game)" if match.crawford else "")
+            + (" (post-Crawford)" if match.post_crawford else ""))
+
+
+def game_frame(game: Game, names: tuple[str, str] = AGENTS, match=None) -> Frame:
+    """The :class:`Frame` of ``game`` from the side to act (the winner once it is over);
+    ``match``: the match it belongs to, for the title. A game without the cube (cube off,
+    the Crawford game) draws none."""
     over = game.phase == Phase.OVER and game.result is not None
     side = game.result.winner if over else game.actor
     board = game.position if side == game.turn else game.position.swap()
@@ -103,4 +119,5 @@ def game_frame(game: Game, names: tuple[str, str] = AGENTS) -> Frame:
     owner = None if game.cube_owner == -1 else int(game.cube_owner != side)
     return Frame(side=side, status=_status(game), board=standard_view(board, game.variant),
                  position_id=_position_id(board), dice=dice or None,
-                 cube_value=game.cube_value, cube_owner=owner, names=tuple(names))
+                 cube_value=game.cube_value if game.rules.cube else 0, cube_owner=owner,
+                 names=tuple(names), title=match_title(match))

@@ -280,7 +280,7 @@ def render_rgb(
     Args:
         position: the board, seen from the player on roll (``position.me``).
         dice: the roll to show (two values, or none for "not rolled yet").
-        cube_value: the doubling cube's value; a centred cube showing 1 is drawn as 64.
+        cube_value: the doubling cube's value; a centred cube showing 1 is drawn as 64; 0: none.
         cube_owner: ``None`` for a centred cube, ``0`` when the player on roll
             (``position.me``) owns it, ``1`` when his opponent does.
         flip: ``False`` if the player on roll is player_0, ``True`` if he is player_1.
@@ -418,13 +418,14 @@ def render_rgb(
             if int(value) not in spots:
                 _text(draw, (x + die / 2, y + die / 2), str(value), count_font, pip_col)
 
-    # ------------------------------------------------------------------ cube
-    cs = g.cube_size
-    cx, cy = g.cube_centre(owner)
-    draw.rounded_rectangle([cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2], radius=cs * 0.15,
-                           fill=CUBE_RGB, outline=(30, 30, 30), width=max(1, R(1.5 * u)))
+    # ------------------------------------------------------------------ cube (0: none)
+    cs, (cx, cy) = g.cube_size, g.cube_centre(owner)
     shown = 64 if (owner is None and cube_value == 1) else cube_value
-    _text(draw, (cx, cy), str(shown), _font(0.5 * cs if shown < 100 else 0.38 * cs), (20, 20, 20))
+    if shown:
+        draw.rounded_rectangle([cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2],
+                               radius=cs * 0.15, fill=CUBE_RGB, outline=(30, 30, 30),
+                               width=max(1, R(1.5 * u)))
+        _text(draw, (cx, cy), str(shown), _font((0.5 if shown < 100 else 0.38) * cs), (20, 20, 20))
 
     # ------------------------------------------------------------------ header/footer
     info_font = _font(13 * u)

@@ -451,3 +451,30 @@ def test_play_level_views_render_rgb_array_from_the_side_to_act():
     aec = backgammon_plays_v0.raw_env(render_mode="rgb_array")
     aec.reset(seed=3)
     assert aec.render().shape == (DEFAULT_HEIGHT, DEFAULT_WIDTH, 3)
+
+
+
+def test_the_crawford_game_draws_no_cube_and_the_picture_names_the_score():
+    from bg_env.core.match import Match
+
+    g = board_geometry()
+    centred = (g.cube_centre(None)[0] - 0.35 * g.cube_size, g.cube_centre(None)[1])
+    match = Match(3, score=(0, 2), crawford=True)
+    game = match.new_game(np.random.default_rng(0))
+    frame = game_frame(game, match=match)
+    assert (frame.cube_value, frame.title) == (0, "match to 3: 0-2 (Crawford game)")
+    img = frame.image()
+    assert not near(img, centred, CUBE_RGB)
+    assert near(render_rgb(Position.start()), centred, CUBE_RGB)  # a money game's cube
+    untitled = frame.image(title=None)
+    header = slice(0, int(g.y0))
+    assert not np.array_equal(img[header], untitled[header])
+    assert np.array_equal(img[int(g.y0):], untitled[int(g.y0):])  # only the title differs
+    # the env draws its match's title; the text board says the same
+    env = backgammon_v0.raw_env(match_length=3, render_mode="rgb_array")
+    env.reset(seed=0)
+    bare = game_frame(env.game, tuple(env.possible_agents)).image()
+    assert not np.array_equal(env.render()[header], bare[header])
+    text = backgammon_v0.raw_env(match_length=3, render_mode="ansi")
+    text.reset(seed=0)
+    assert "match to 3: 0-0" in text.render()
