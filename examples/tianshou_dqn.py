@@ -1,10 +1,17 @@
 """DQN against a random opponent on backgammon, with Tianshou 2.x.
 
-The PettingZoo env goes into Tianshou's own ``PettingZooEnv`` wrapper as it comes: Tianshou
-reads ``observation["action_mask"]``, its DQN policy picks only legal actions and the random
-opponent samples from the mask. The one addition is :class:`BackgammonTianshouEnv`, which
-gives every step the same info keys (Tianshou's trainer stops on the end-of-game infos
-otherwise). One learner seat, one random seat::
+Tianshou's ``PettingZooEnv`` credits each step's reward to the agent that just acted (it
+returns the env's rewards of the last step; thu-ml/tianshou#399). In backgammon a game often
+ends on the other seat's move (and the engine plays forced moves itself), so through that
+wrapper the learner's last transition would get reward 0, not be marked done, and have the
+opponent's observation as its next one: about half the final rewards would be lost.
+
+So the learner's env here is single-agent: ``gym.make("bg_env/Backgammon-v0",
+opponent="random")`` plays the opponent inside ``step``, and every game's result lands on the
+learner's own last transition, marked done. :class:`BackgammonTianshouEnv` gives it the
+observation Tianshou's masked-action policies read (``{"obs": ..., "mask": ...}``, as
+``PettingZooEnv`` does) and the same info keys at every step (Tianshou's trainer stops on the
+end-of-game infos otherwise). One learner seat, one random seat::
 
     python examples/tianshou_dqn.py --epochs 20 --train-envs 8
 
@@ -20,22 +27,18 @@ from __future__ import annotations
 import argparse
 from functools import partial
 
+import gymnasium as gym
 import numpy as np
 import torch
-from tianshou.algorithm import (
-    DQN,
-    MARLRandomDiscreteMaskedOffPolicyAlgorithm,
-    MultiAgentOffPolicyAlgorithm,
-)
+from tianshou.algorithm import DQN
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
 from tianshou.data import Collector, CollectStats, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
-from tianshou.env.pettingzoo_env import PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
-from bg_env import backgammon_v0
+import bg_env  # noqa: F401  (registers bg_env/Backgammon-v0)
 
 SEATS = ("player_0", "player_1")
 
@@ -66,22 +69,35 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-class BackgammonTianshouEnv(PettingZooEnv):
-    """Tianshou's PettingZoo wrapper with the same info keys at every step.
+class BackgammonTianshouEnv(gym.Wrapper):
+    """The single-agent env with the observation and infos Tianshou's DQN expects.
 
-    The env names the result only when a game ends (``outcome``, ``winner``, ...). Tianshou's
-    replay buffer fills a key's earlier steps with ``None``, and its trainer stops at the
-    first ``None`` ("Encountered NaNs in buffer"). So every step carries ``points`` (0
-    until the end) and ``winner`` (the winner's seat, 0 or 1; -1 until the end).
+    The observation is ``{"obs": the learner's vector, "mask": its legal actions}``: Tianshou's
+    DQN policy reads ``obs.mask`` (greedy and random actions both stay legal). The env names
+    the result only when a game ends (``outcome``, ``winner``, ...); Tianshou's replay buffer
+    fills a key's earlier steps with ``None`` and its trainer stops at the first ``None``
+    ("Encountered NaNs in buffer"). So every step's info is ``points`` (0 until the end) and
+    ``winner`` (the winner's seat, 0 or 1; -1 until the end).
     """
 
-    def reset(self, *args, **kwargs):
-        obs, info = super().reset(*args, **kwargs)
-        return obs, _uniform_info(info)
+    def __init__(self, env: gym.Env):
+        super().__init__(env)
+        self.observation_space = gym.spaces.Dict({
+            "obs": env.observation_space,
+            "mask": gym.spaces.MultiBinary(int(env.action_space.n)),
+        })
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        return _masked(obs, info), _uniform_info(info)
 
     def step(self, action):
-        obs, rewards, terminated, truncated, info = super().step(action)
-        return obs, rewards, terminated, truncated, _uniform_info(info)
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return _masked(obs, info), reward, terminated, truncated, _uniform_info(info)
+
+
+def _masked(obs: np.ndarray, info: dict) -> dict:
+    return {"obs": obs, "mask": info["action_mask"].astype(bool)}
 
 
 def _uniform_info(info: dict) -> dict:
@@ -90,31 +106,30 @@ def _uniform_info(info: dict) -> dict:
             "winner": SEATS.index(winner) if winner in SEATS else -1}
 
 
-def make_env(args: argparse.Namespace) -> PettingZooEnv:
-    """The PettingZoo env, as it comes, in Tianshou's wrapper."""
+def make_env(args: argparse.Namespace) -> BackgammonTianshouEnv:
+    """The learner's seat against a random player who moves inside ``step``; an action
+    outside the mask raises (a masking bug shows at once instead of scoring a forfeit)."""
     config = {"cube": args.cube}
     if args.max_turns:
         config["max_turns"] = args.max_turns
-    return BackgammonTianshouEnv(backgammon_v0.env(**config))
+    env = gym.make("bg_env/Backgammon-v0", opponent="random", learner=args.seat,
+                   illegal_action="raise", **config)
+    return BackgammonTianshouEnv(env)
 
 
-def build(args: argparse.Namespace) -> MultiAgentOffPolicyAlgorithm:
-    """The learner (DQN) in its seat and a masked random player in the other."""
+def build(args: argparse.Namespace) -> DQN:
+    """The learner: DQN with Tianshou's masked Q-learning policy."""
     env = make_env(args)
-    obs_space = env.observation_space["observation"]
-    net = Net(state_shape=obs_space.shape, action_shape=env.action_space.n,
+    net = Net(state_shape=env.observation_space["obs"].shape, action_shape=env.action_space.n,
               hidden_sizes=args.hidden)
     policy = DiscreteQLearningPolicy(model=net, action_space=env.action_space,
                                      eps_training=args.eps_train, eps_inference=0.0)
-    learner = DQN(policy=policy, optim=AdamOptimizerFactory(lr=args.lr), gamma=args.gamma,
-                  target_update_freq=320)
-    opponent = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
-    seats = [learner, opponent] if args.seat == SEATS[0] else [opponent, learner]
-    return MultiAgentOffPolicyAlgorithm(algorithms=seats, env=env)
+    return DQN(policy=policy, optim=AdamOptimizerFactory(lr=args.lr), gamma=args.gamma,
+               target_update_freq=320)
 
 
 def main(argv: list[str] | None = None) -> dict:
-    """Train; return the training summary and the last test's rewards (learner's side)."""
+    """Train; return the training summary and the last test's returns (the learner's)."""
     args = parse_args(argv)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -123,7 +138,6 @@ def main(argv: list[str] | None = None) -> dict:
     train_envs.seed(args.seed)
     test_envs.seed(args.seed + 1)
     algorithm = build(args)
-    seat = SEATS.index(args.seat)
     train_collector = Collector[CollectStats](
         algorithm, train_envs, VectorReplayBuffer(args.buffer, len(train_envs)),
         exploration_noise=True)
@@ -139,15 +153,15 @@ def main(argv: list[str] | None = None) -> dict:
         test_step_num_episodes=args.test_games,
         batch_size=args.batch,
         update_step_num_gradient_steps_per_sample=args.updates_per_step,
-        multi_agent_return_reduction=lambda rewards: rewards[:, seat],
         show_progress=False,
     ))
     algorithm.eval()
     test = test_collector.collect(n_episode=args.test_games, reset_before_collect=True)
-    rewards = np.asarray(test.returns)[:, seat]
+    rewards = np.asarray(test.returns)
     print(f"{args.seat} vs random over {len(rewards)} games: {rewards.mean():+.3f} points/game, "
           f"{(rewards > 0).mean():.0%} won; {info.train_step} training steps")
     return {"info": info, "test_rewards": rewards}
+
 
 if __name__ == "__main__":
     main()

@@ -1,11 +1,12 @@
-"""The Tianshou recipe ``examples/tianshou_dqn.py``: Tianshou's PettingZoo wrapper on the
-AEC env, a masked DQN learner against a masked random player. Skipped when Tianshou is not
-installed (``pip install -e ".[tianshou]"``)."""
+"""The Tianshou recipe ``examples/tianshou_dqn.py``: the single-agent Gymnasium env (the
+random opponent moves inside ``step``) in a wrapper that gives Tianshou's masked DQN its
+``{"obs", "mask"}`` observation. Skipped when Tianshou is not installed
+(``pip install -e ".[tianshou]"``)."""
 
 from __future__ import annotations
 
 import importlib.util
-import types
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,8 @@ import pytest
 
 pytest.importorskip("tianshou")
 
-from bg_env import backgammon_v0  # noqa: E402
+from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+from tianshou.env import DummyVectorEnv
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -26,12 +28,8 @@ def load_example(name: str):
 
 
 @pytest.fixture
-def script(monkeypatch):
-    """The script, its env made raw: an action outside the mask raises instead of ending
-    the game (``env()``'s wrapper would score it as a loss and go on)."""
-    module = load_example("tianshou_dqn")
-    monkeypatch.setattr(module, "backgammon_v0", types.SimpleNamespace(env=backgammon_v0.raw_env))
-    return module
+def script():
+    return load_example("tianshou_dqn")
 
 
 def test_every_step_has_the_same_info_keys(script):
@@ -42,13 +40,48 @@ def test_every_step_has_the_same_info_keys(script):
     terminated = truncated = False
     while not (terminated or truncated):
         action = int(rng.choice(np.flatnonzero(obs["mask"])))
-        obs, rewards, terminated, truncated, info = env.step(action)
+        obs, reward, terminated, truncated, info = env.step(action)
         infos.append(info)
     assert {tuple(sorted(i)) for i in infos} == {("points", "winner")}
     assert all(i == {"points": 0, "winner": -1} for i in infos[:-1])
     final = infos[-1]
     assert final["winner"] in (0, 1) and final["points"] > 0
-    assert rewards[final["winner"]] == final["points"] == -rewards[1 - final["winner"]]
+    assert reward == (final["points"] if final["winner"] == 0 else -final["points"])
+    assert not obs["mask"].any()
+
+
+def learner_rows(batch, seat: int):
+    """The learner's transitions (rewards, done flags) in a buffer's batch: every row of a
+    single-agent buffer; in a two-agent one, the rows the learner's seat acted in."""
+    rew, done = np.asarray(batch.rew), np.asarray(batch.done)
+    agent_id = getattr(batch.obs, "agent_id", None)
+    if agent_id is None:
+        return rew, done
+    mine = np.asarray(agent_id) == f"player_{seat}"
+    return rew[mine, seat], done[mine]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_learner_transitions_carry_every_game_result(script, seat):
+    """Tianshou credits a step's reward to its own transition: the learner's transitions
+    must sum to the games' true results and its last one in each game must be done (a
+    game that ends on the opponent's move, or the engine's forced move, included)."""
+    args = script.parse_args(["--smoke", "--seat", f"player_{seat}"])
+    envs = DummyVectorEnv([partial(script.make_env, args)])
+    envs.seed(seat)
+    buffer = VectorReplayBuffer(20_000, 1)
+    collector = Collector[CollectStats](script.build(args), envs, buffer, exploration_noise=True)
+    collector.reset()
+    games = 12
+    collector.collect(n_episode=games)
+    batch = buffer[np.arange(len(buffer))]
+    done = np.asarray(batch.done)
+    winner, points = (np.asarray(batch.info[k])[done] for k in ("winner", "points"))
+    assert done.sum() == games and (winner >= 0).all() and (points > 0).all()
+    truth = np.where(winner == seat, points, -points).sum()
+    rewards, learner_done = learner_rows(batch, seat)
+    assert rewards.sum() == truth
+    assert learner_done.sum() == games
 
 
 @pytest.mark.slow
