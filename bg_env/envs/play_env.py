@@ -81,7 +81,8 @@ Arguments:
     illegal_action: ``"lose"`` (default) or ``"raise"``.
     illegal_reward: the learner's reward for an illegal action under ``"lose"``.
     skip_forced: play the learner's one-choice turns without a step.
-    render_mode: ``None``, ``"ansi"`` or ``"rgb_array"`` (the picture of
+    render_mode: ``None``, ``"ansi"``, ``"human"`` (the ``"ansi"`` board printed once a
+        :meth:`reset` and a :meth:`step`) or ``"rgb_array"`` (the picture of
         :mod:`bg_env.envs.frame`, from the side to act).
     **rules: :class:`~bg_env.core.game.Rules` options (``gammons``, ...); the game is
         always cubeless, so ``cube=True`` is an error.
@@ -295,7 +296,7 @@ def resolve_play_opponent(opponent: Any):
 class BackgammonPlaysEnv(gym.Env):
     """See the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(self, opponent: Any = "random", max_candidates: int = DEFAULT_MAX_CANDIDATES,
                  learner: str | None = None, reward: str = "points",
@@ -309,8 +310,9 @@ class BackgammonPlaysEnv(gym.Env):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
         if not isinstance(max_candidates, int) or max_candidates < 1:
             raise ValueError(f"max_candidates={max_candidates!r}: expected an integer >= 1")
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"render_mode={render_mode!r}: expected None, 'ansi' or 'rgb_array'")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode={render_mode!r}: expected None or one of "
+                             f"{self.metadata['render_modes']}")
         if rules.get("cube", False):
             raise ValueError("cube=True: the play-level env is cubeless")
         if rules.get("variant") == "nuclear":
@@ -381,7 +383,7 @@ class BackgammonPlaysEnv(gym.Env):
                     "learner has a choice of play")
         self._over = False
         self._started = True
-        return self._observe()
+        return self._shown(self._observe())
 
     def _start_at(self, position_id: str | None, dice) -> None:
         variant = self.game.variant
@@ -447,16 +449,24 @@ class BackgammonPlaysEnv(gym.Env):
                 raise IllegalActionError(
                     f"candidate {index} is not legal; legal: 0..{len(self.candidates) - 1}")
             self._over = True
-            obs, info = self._observe({"illegal_action": index})
+            obs, info = self._shown(self._observe({"illegal_action": index}))
             return obs, self.illegal_reward, True, False, info
         self.game.play(self.candidates[index], self.np_random)
         reward = self._advance()
         self._over = self.game.phase == Phase.OVER
-        obs, info = self._observe()
+        obs, info = self._shown(self._observe())
         return obs, reward, self._over, False, info
 
     # ------------------------------------------------------------------ render
+    def _shown(self, observed: tuple) -> tuple:
+        """``observed``, after printing the board in ``"human"`` mode."""
+        if self.render_mode == "human":
+            self.render()
+        return observed
+
     def render(self):
+        """``"ansi"``: the text board; ``"rgb_array"``: the picture; ``"human"``: the text
+        board printed (also by each :meth:`reset` and :meth:`step`)."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
@@ -466,7 +476,11 @@ class BackgammonPlaysEnv(gym.Env):
             return game_frame(self.game).image()
         pos = self.game.position if self.game.turn == self.side else self.game.position.swap()
         extra = [f"learner: {self.learner} (X)", f"candidates: {len(self.candidates)}"]
-        return render_text(pos, self.game.dice if self.game.turn == self.side else None, extra)
+        text = render_text(pos, self.game.dice if self.game.turn == self.side else None, extra)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def _repr_png_(self) -> bytes:
         """The picture of the game (a notebook's display), whatever the render mode."""
