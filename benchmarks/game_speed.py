@@ -65,8 +65,9 @@ def main(argv=None) -> int:
     parser.add_argument("--matches", type=int, default=20, help="matches for env() match play")
     args = parser.parse_args(argv)
     self_play(3), self_play(3, whole_plays=True), self_play(1, "plakoto"), match_play(1)  # compile
+    plakoto_games = max(1, args.games // 4)  # a quarter of --games, at least one
     print(f"Game.step, standard      {self_play(args.games):10.0f} decisions/s")
-    print(f"Game.step, plakoto       {self_play(args.games // 4, 'plakoto'):10.0f} decisions/s")
+    print(f"Game.step, plakoto       {self_play(plakoto_games, 'plakoto'):10.0f} decisions/s")
     print(f"Game.play, whole plays   {self_play(args.games, whole_plays=True):10.0f} plays/s")
     print(f"env() 7-point matches    {match_play(args.matches):10.0f} decisions/s")
     return 0

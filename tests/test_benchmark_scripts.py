@@ -1,0 +1,35 @@
+"""The scripts in ``benchmarks/``: each row measures at least one game, whatever the
+``--games`` (the timings themselves are not checked)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_game_speed_plays_a_game_in_every_row_with_few_games(monkeypatch, capsys):
+    """``--games 3`` printed "plakoto 0 decisions/s": that row played ``games // 4`` games."""
+    script = load_script("game_speed")
+    calls = []
+
+    def fake_self_play(games, variant="standard", whole_plays=False):
+        calls.append((games, variant, whole_plays))
+        return float(games)
+
+    monkeypatch.setattr(script, "self_play", fake_self_play)
+    monkeypatch.setattr(script, "match_play", lambda matches: float(matches))
+    assert script.main(["--games", "3"]) == 0
+    measured = calls[3:]  # after the three compile calls
+    assert [(v, w) for _, v, w in measured] == [
+        ("standard", False), ("plakoto", False), ("standard", True)]
+    assert all(games >= 1 for games, _, _ in measured)
+    assert " 0 decisions/s" not in capsys.readouterr().out
