@@ -16,12 +16,19 @@ A quick check that everything is wired (one tiny iteration, a few seconds once R
 
 Needs ``pip install "bg_env[rllib]"``. One policy plays both seats (self-play) unless
 ``--per-seat``; the cube is off unless ``--cube``.
+
+``--seed`` repeats a run only with ``PYTHONHASHSEED`` fixed as well: RLlib iterates over sets
+(of agents, of modules) whose order follows Python's string hashing, which is salted per
+process. Set it for the driver (``PYTHONHASHSEED=0 python examples/rllib_ppo.py ...``); the
+script passes it on to the Ray workers (``runtime_env`` ``env_vars``), which on a cluster do
+not inherit the driver's environment.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 
 import ray
 
@@ -89,13 +96,22 @@ def summary(result: dict) -> dict:
     return line
 
 
+def ray_init_kwargs(args: argparse.Namespace) -> dict:
+    """``ray.init``'s arguments: the cluster to join or a local Ray's size, and the driver's
+    ``PYTHONHASHSEED`` (when set) for every worker, so that ``--seed`` repeats a run."""
+    if args.address:
+        kwargs = {"address": args.address}
+    else:
+        kwargs = {"num_cpus": args.num_cpus, "include_dashboard": False}
+    if "PYTHONHASHSEED" in os.environ:
+        kwargs["runtime_env"] = {"env_vars": {"PYTHONHASHSEED": os.environ["PYTHONHASHSEED"]}}
+    return kwargs
+
+
 def main(argv: list[str] | None = None) -> dict:
     """Train; return the last iteration's result (RLlib's dict)."""
     args = parse_args(argv)
-    if args.address:
-        ray.init(address=args.address)
-    else:
-        ray.init(num_cpus=args.num_cpus, include_dashboard=False)
+    ray.init(**ray_init_kwargs(args))
     try:
         algo = build(args)
         result: dict = {}

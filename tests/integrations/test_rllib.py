@@ -159,3 +159,17 @@ def test_example_script_trains_one_iteration_on_local_ray():
     assert stats["num_module_steps_trained"] > 0
     line = script.summary(result)
     assert line["iteration"] == 1 and f"{SHARED_POLICY}/policy_loss" in line
+
+
+@pytest.mark.parametrize("address", [None, "auto"])
+def test_example_passes_the_hash_seed_to_the_workers(monkeypatch, address):
+    """``--seed`` repeats a run only with ``PYTHONHASHSEED`` fixed in every process (RLlib
+    iterates over sets): the driver's value goes to the workers through ``runtime_env``."""
+    script = load_example("rllib_ppo")
+    argv = ["--smoke"] + (["--address", address] if address else [])
+    monkeypatch.setenv("PYTHONHASHSEED", "7")
+    kwargs = script.ray_init_kwargs(script.parse_args(argv))
+    assert kwargs["runtime_env"] == {"env_vars": {"PYTHONHASHSEED": "7"}}
+    assert kwargs.get("address") == address
+    monkeypatch.delenv("PYTHONHASHSEED")
+    assert "runtime_env" not in script.ray_init_kwargs(script.parse_args(argv))
