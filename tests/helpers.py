@@ -374,3 +374,31 @@ def batch_lockstep(rules, seed: int, assert_same) -> int:
         steps += 1
     assert dice.state == int(games.seeds[0])  # the same number of draws
     return steps
+
+
+def load_script(path) -> object:
+    """A script outside the package (``benchmarks/``, ``examples/``) imported as a module."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_one_board_a_call(env, capsys, seeds: int = 3, steps: int = 6) -> None:
+    """A ``render_mode="human"`` Gymnasium env prints the board once a ``reset`` and once a
+    ``step`` (random legal actions from ``action_masks()``), and once a ``render()``."""
+    rng = np.random.default_rng(0)
+    for seed in range(seeds):
+        env.reset(seed=seed)
+        assert capsys.readouterr().out.count("Position ID") == 1
+        for _ in range(steps):
+            _, _, term, trunc, _ = env.step(
+                int(rng.choice(np.flatnonzero(env.unwrapped.action_masks()))))
+            assert capsys.readouterr().out.count("Position ID") == 1
+            if term or trunc:
+                break
+    assert env.render() is None and capsys.readouterr().out.count("Position ID") == 1

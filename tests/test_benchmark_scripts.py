@@ -3,17 +3,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from helpers import load_script as _load
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _load(BENCHMARKS / f"{name}.py")
 
 
 def test_game_speed_plays_a_game_in_every_row_with_few_games(monkeypatch, capsys):

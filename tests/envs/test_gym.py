@@ -13,6 +13,7 @@ from bg_env.actions import DOUBLE, N_ACTIONS, ROLL, TAKE
 from bg_env.core import Position
 from bg_env.core.game import IllegalActionError, Phase
 from bg_env.envs.gym_env import BackgammonEnv
+from helpers import assert_one_board_a_call
 
 ENV_ID = "bg_env/Backgammon-v0"
 START = "4HPwATDgc/ABMA"
@@ -341,14 +342,4 @@ def test_human_mode_draws_the_board_once_a_reset_and_a_step(learner, capsys):
     """As Gymnasium's envs: one board a call (the old view drew none at a reset where the
     learner moves first, and one for each of the opponent's decisions inside a step)."""
     env = gymnasium.make("bg_env/Backgammon-v0", render_mode="human", learner=learner, cube=True)
-    rng = np.random.default_rng(0)
-    for seed in range(3):
-        env.reset(seed=seed)
-        assert capsys.readouterr().out.count("Position ID") == 1
-        for _ in range(6):
-            _, _, term, trunc, _ = env.step(
-                int(rng.choice(np.flatnonzero(env.unwrapped.action_masks()))))
-            assert capsys.readouterr().out.count("Position ID") == 1
-            if term or trunc:
-                break
-    assert env.render() is None and capsys.readouterr().out.count("Position ID") == 1
+    assert_one_board_a_call(env, capsys)

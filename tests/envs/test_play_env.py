@@ -9,7 +9,7 @@ import random
 import gymnasium
 import numpy as np
 import pytest
-from helpers import random_turns
+from helpers import assert_one_board_a_call, random_turns
 
 from bg_env.core.game import IllegalActionError
 from bg_env.core.position import Position
@@ -81,18 +81,7 @@ def test_render_ansi_shows_the_learners_board():
 def test_human_mode_prints_the_board_once_a_reset_and_a_step(learner, capsys):
     """``gymnasium.make(..., render_mode="human")`` (it wrapped the env in Gymnasium's
     pygame ``HumanRendering`` when the env did not list "human", and reset() raised)."""
-    env = gymnasium.make(ENV_ID, render_mode="human", learner=learner)
-    rng = np.random.default_rng(0)
-    for seed in range(3):
-        env.reset(seed=seed)
-        assert capsys.readouterr().out.count("Position ID") == 1
-        for _ in range(6):
-            _, _, term, trunc, _ = env.step(
-                int(rng.choice(np.flatnonzero(env.unwrapped.action_masks()))))
-            assert capsys.readouterr().out.count("Position ID") == 1
-            if term or trunc:
-                break
-    assert env.render() is None and capsys.readouterr().out.count("Position ID") == 1
+    assert_one_board_a_call(gymnasium.make(ENV_ID, render_mode="human", learner=learner), capsys)
 
 
 # ------------------------------------------------------------------ candidates

@@ -5,7 +5,6 @@ random opponent moves inside ``step``) in a wrapper that gives Tianshou's masked
 
 from __future__ import annotations
 
-import importlib.util
 from functools import partial
 from pathlib import Path
 
@@ -17,14 +16,13 @@ pytest.importorskip("tianshou")
 from tianshou.data import Collector, CollectStats, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
 
+from helpers import load_script  # noqa: E402
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def load_example(name: str):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLES / f"{name}.py")
 
 
 @pytest.fixture
