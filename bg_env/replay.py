@@ -37,8 +37,9 @@ class Action:
     Attributes:
         player: 0 for the first player (left column), 1 for the second.
         kind: ``"roll"``, ``"double"``, ``"take"`` or ``"drop"``.
-        dice: the roll (``kind == "roll"``), the larger die first (as GNU Backgammon and
-            Jellyfish write it, whatever order it is given in).
+        dice: the roll (``kind == "roll"``), the larger die first whatever order it is
+            given in (as Jellyfish writes it; GNU Backgammon's export keeps the order rolled
+            and its import reads either).
         moves: the play as ``(from, to, hit)`` checker moves in the mover's numbering
             (from 25 = the bar, to 0 = off); empty when nothing could be played.
         cube: the cube value offered (``kind == "double"``).
@@ -53,8 +54,8 @@ class Action:
     line: int = field(default=0, compare=False)
 
     def __post_init__(self) -> None:
-        if self.dice is not None and self.dice[0] < self.dice[1]:  # the larger die first,
-            object.__setattr__(self, "dice", (self.dice[1], self.dice[0]))  # as gnubg writes
+        if self.dice is not None and self.dice[0] < self.dice[1]:  # the larger die first
+            object.__setattr__(self, "dice", (self.dice[1], self.dice[0]))
 
     def text(self) -> str:
         """The action as a ``.mat`` column entry."""
