@@ -49,6 +49,9 @@ class HumanAgent(PlayAgent):
             text = self.ask(f"Your move ({game.dice[0]}-{game.dice[1]}): ").strip()
             if text.lower() in ("quit", "exit", "q"):
                 raise KeyboardInterrupt
+            if not text:
+                self.say(f"Type a play such as {plays[0].notation} (or quit).")
+                continue
             try:
                 return read_play(game, plays, text)
             except (InvalidNotationError, IllegalMoveError) as exc:

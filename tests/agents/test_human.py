@@ -53,6 +53,14 @@ def test_after_a_forced_move_a_wrong_entry_lists_the_rest_that_can_be_played():
         "the rest can be: ")[1]
 
 
+def test_an_empty_entry_asks_for_a_play_with_an_example():
+    env = _forced_bar_env()
+    said = _play(env, ["", "13/9(3)"])
+    assert said[2].startswith("Type a play such as ") and said[2].endswith("(or quit)."), said
+    assert "not legal" not in " ".join(said)
+    assert format_play(env.game.last_play) == "bar/21 13/9(3)"
+
+
 def _scripted(captured, cube_answer=""):
     """A person who plays the first legal play, never doubles and takes; the env kept."""
     said = []
