@@ -4,7 +4,6 @@ and every ``python examples/...`` command names a script that exists and flags i
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shlex
 import subprocess
@@ -12,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 NEEDS = {"rllib_ppo": "ray.rllib", "tianshou_dqn": "tianshou"}
@@ -51,9 +51,7 @@ def test_example_command_parses(command):
     script = ROOT / command[0]
     assert script.is_file(), f"{command[0]} named in README.md does not exist"
     pytest.importorskip(NEEDS[script.stem])
-    spec = importlib.util.spec_from_file_location(script.stem, script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(script)
     args = module.parse_args(command[1:])  # an unknown flag exits with status 2
     if "--address" in command:
         assert args.address == command[command.index("--address") + 1]

@@ -5,7 +5,6 @@ one tiny training iteration on a local Ray. Skipped when Ray is not installed (`
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ from bg_env.integrations.rllib import (  # noqa: E402
     BackgammonMultiAgentEnv,
     ppo_config,
 )
+from helpers import load_script  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -137,10 +137,7 @@ def test_module_masks_illegal_actions():
 
 
 def load_example(name: str):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLES / f"{name}.py")
 
 
 @pytest.mark.slow
