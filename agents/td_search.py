@@ -38,6 +38,7 @@ ROLLS: tuple[tuple[int, int, float], ...] = tuple(
 )
 """The 21 distinct rolls ``(die, die, probability)``."""
 
+_ROLL_WEIGHTS = np.array([w for _, _, w in ROLLS], dtype=np.float32)
 _FLIP = np.array([1, 3, 4, 1, 2])  # flip_outputs as an index: P(win) becomes 1 - P(win)
 
 
@@ -74,11 +75,14 @@ def _replies(me: np.ndarray, opp: np.ndarray, d1: int, d2: int) -> tuple[np.ndar
             np.array([p.result.opp for p in plays], dtype=np.int8))
 
 
-def _terminal_rows(res_me: np.ndarray, res_opp: np.ndarray, out: np.ndarray) -> None:
-    """Overwrite ``out``'s rows whose afterstate ends the game with the board's result."""
-    for i in np.flatnonzero(res_me[:, 1:].sum(axis=1) == 0):
+def _terminal_rows(res_me: np.ndarray, res_opp: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Overwrite ``out``'s rows whose afterstate ends the game with the board's result;
+    returns which rows those are."""
+    ended = res_me[:, 1:].sum(axis=1) == 0
+    for i in np.flatnonzero(ended):
         done = outcome(Position(tuple(int(x) for x in res_me[i]), tuple(int(x) for x in res_opp[i])))
         out[i] = terminal_target(done.kind)
+    return ended
 
 
 def search_values(net, plays: list[Play], plies: int = 1) -> np.ndarray:
@@ -108,8 +112,7 @@ def lookahead_values(net, me: np.ndarray, opp: np.ndarray, plies: int) -> np.nda
     if plies == 0:
         return _network_values(net, me, opp)
     out = np.empty((len(me), 5), dtype=np.float32)
-    _terminal_rows(me, opp, out)
-    live = np.flatnonzero(me[:, 1:].sum(axis=1) != 0)
+    live = np.flatnonzero(~_terminal_rows(me, opp, out))
     if len(live) == 0:
         return out
     boards_me, boards_opp, segments = [], [], []
@@ -132,8 +135,7 @@ def lookahead_values(net, me: np.ndarray, opp: np.ndarray, plies: int) -> np.nda
                              all_opp[best[k:k + LOOKAHEAD_CHUNK]], plies - 1)
             for k in range(0, len(best), LOOKAHEAD_CHUNK)])
     ours = flip_numpy(theirs).reshape(len(live), len(ROLLS), 5)
-    weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
-    out[live] = np.einsum("r,nrk->nk", weights, ours)
+    out[live] = np.einsum("r,nrk->nk", _ROLL_WEIGHTS, ours)
     return out
 
 
