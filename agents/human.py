@@ -82,12 +82,11 @@ def read_play(game, plays: list[Play], text: str) -> Play:
         IllegalMoveError: it is neither; the message lists what can be entered.
     """
     done = tuple(game.played)
-    if not done:
-        return match_play(game.position, text, game.dice, plays)
     try:
         return match_play(game.position, text, game.dice, plays)
     except IllegalMoveError:
-        pass
+        if not done:
+            raise
     whole = [Play(game.turn_start, done + p.moves, p.result) for p in plays]
     try:
         chosen = match_play(game.turn_start, text, game.dice, whole)
