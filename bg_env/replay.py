@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .core.actions import DOUBLE, DROP, ROLL, TAKE
-from .core.game import Game, Phase, Rules
+from .core.game import Game, Phase, Rules, next_cube_value
 from .core.moves import legal_plays
 from .core.position import Position
 
@@ -200,9 +200,9 @@ def _drive(where: str, game: Game, action: Action, dice: _RecordedDice) -> None:
 def _why_no_double(game: Game) -> str:
     """Why a double the record has is refused: the cube limit, or the cube not available."""
     limit = game.rules.max_cube
-    if limit and game.cube_value * 2 > limit:
-        return (f" (the cube would go to {game.cube_value * 2}, over the rules' "
-                f"max_cube={limit})")
+    doubled = next_cube_value(game.cube_value, game.rules.cube_progression)
+    if limit and doubled > limit:
+        return f" (the cube would go to {doubled}, over the rules' max_cube={limit})"
     return " (the cube is not available)"
 
 
