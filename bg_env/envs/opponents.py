@@ -1,10 +1,10 @@
 """Opponents by name: the registry behind ``opponent="pubeval"`` in the single-agent envs.
 
 The envs take opponents as objects (``act(env)`` or ``choose_play(plays, env)``) or
-callables. A spec string such as ``"pubeval"``, ``"td:PATH"`` or ``"td+naive"`` is looked up here
-by its kind (the part before any ``:`` or ``+``; what follows is the factory's to read):
-the env layer knows no agent itself and never imports the
-package that defines them. Packages fill the registry in one of two ways:
+callables. A spec string such as ``"pubeval"``, ``"td:PATH"`` or ``"td+naive"`` is looked
+up here by its kind (the part before any ``:`` or ``+``; what follows is the factory's to
+read): the env layer knows no agent itself and never imports the package that defines
+them. Packages fill the registry in one of two ways:
 
 * in code, ``register_opponent("pubeval", factory)``, where ``factory(spec) -> agent``
   receives the whole spec string (``"td:PATH"``);
