@@ -61,7 +61,7 @@ def load_agent(spec):
         from .cube import cube_naive
 
         base = spec[: -len(NAIVE_SUFFIX)]
-        return cube_naive(load_agent(base), base)
+        return cube_naive(load_agent(base), spec)
     kind, _, arg = spec.partition(":")
     if kind == "random":
         return RandomAgent(seed=_spec_int(spec, arg, "seed") if arg else None)

@@ -123,7 +123,7 @@ def _logs_above_progress_bar(progress: bool):
 
 
 def cmd_eval(args) -> int:
-    from . import load_agent
+    from . import NAIVE_SUFFIX, load_agent
     from .cube import cube_naive
     from .evaluate import evaluate
 
@@ -137,9 +137,9 @@ def cmd_eval(args) -> int:
         torch.set_num_threads(args.torch_threads)
     naive = args.cube_naive
     if naive in ("A", "both"):
-        a = cube_naive(a, args.agent_a)
+        a = cube_naive(a, args.agent_a + NAIVE_SUFFIX)
     if naive in ("B", "both"):
-        b = cube_naive(b, args.agent_b)
+        b = cube_naive(b, args.agent_b + NAIVE_SUFFIX)
     if args.match_cube == "dead":
         _dead_match_cube(a)
         _dead_match_cube(b)

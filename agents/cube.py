@@ -371,16 +371,15 @@ class CubeNaive(PlayAgent):
 
 
 def cube_naive(agent, name: str) -> CubeNaive:
-    """``agent`` made cube-naive (never doubles, always takes), named ``name`` +
-    :data:`agents.NAIVE_SUFFIX`; an agent already cube-naive is returned as it is.
+    """``agent`` made cube-naive (never doubles, always takes), named ``name`` (a spec
+    with :data:`agents.NAIVE_SUFFIX`, ``td+naive``); an agent already cube-naive is
+    returned as it is.
 
     Raises:
         ValueError: the agent does not judge whole plays (it cannot be wrapped).
     """
-    from . import NAIVE_SUFFIX
-
     if isinstance(agent, CubeNaive):
         return agent
     naive = CubeNaive(agent)
-    naive.name = f"{name}{NAIVE_SUFFIX}"
+    naive.name = name
     return naive
