@@ -60,6 +60,11 @@ while the leader would take); at 4-away/4-away 28.8 % dead, 19.3 % live, 21.5 % 
 away (the free drop: a drop leaves 1-away/1-away) but only 2.4 % against a 3-away trailer
 (a loss at 2 leaves 1-away/1-away, a drop the trailer 2-away post-Crawford, 48.8 %).
 
+Where GNU Backgammon values a game cubeless (``fDoCubeful`` false: a single win wins either
+side the match, the Crawford game, 2-away/2-away) :func:`match_cubeful_mwc` gives the dead
+MWC too (:func:`cubeless_score`): at 2-away/2-away a gammonish favourite cashes rather than
+plays on, as gnubg decides.
+
 Assumptions: cube values double (the arithmetic progression is handled by
 ``next_cube_value`` but gnubg's method is for the geometric cube); in the cash points a
 free redouble is taken (as in gnubg), in the equities the redoubled side takes or drops
@@ -75,7 +80,7 @@ from bg_env.core.match import Match
 
 __all__ = [
     "CENTRED", "OWNED", "OPPONENT", "exclusive", "mwc_after", "dead_mwc", "cash_points",
-    "live_mwc", "match_cubeful_mwc", "match_take_point",
+    "live_mwc", "match_cubeful_mwc", "match_take_point", "cubeless_score",
 ]
 
 CENTRED, OWNED, OPPONENT = "centred", "owned", "opponent"
@@ -222,6 +227,8 @@ def match_cubeful_mwc(match, side: int, probs, value: int, owner: str, x: float,
     turn (his "no double" equity, as GNU Backgammon's ``Cl2CfMatchOwned`` gives it): his
     own free redouble is left out, the opponent's is not."""
     dead = dead_mwc(match, side, probs, value)
+    if cubeless_score(match, value):
+        return dead
     kept = dead
     if x > 0.0 and 0.0 < float(probs[0]) < 1.0:
         kept = (1.0 - x) * dead + x * live_mwc(match, side, probs, value, owner)
@@ -235,6 +242,17 @@ def match_cubeful_mwc(match, side: int, probs, value: int, owner: str, x: float,
     if holder == side:  # the opponent answers my redouble as suits him, I redouble if it pays
         return max(kept, min(turned, dropped))
     return min(kept, max(turned, dropped))
+
+
+def cubeless_score(match, value: int) -> bool:
+    """Whether the cube counts for nothing more at ``match``'s score with cube ``value``,
+    so the game is valued cubeless (GNU Backgammon's ``fDoCubeful`` is false): a single
+    win at ``value`` wins either side the match, the Crawford game, or 2-away/2-away (the
+    first double kills the cube there; gnubg values not doubling cubeless, so a gammonish
+    favourite that the live model would play on with doubles and cashes instead)."""
+    if match.away(0) <= value and match.away(1) <= value:
+        return True
+    return bool(match.crawford) or (match.away(0) == 2 and match.away(1) == 2)
 
 
 def _free_redouble(match, holder: int, value: int) -> bool:

@@ -9,7 +9,8 @@ import pytest
 
 from agents.cube import CubeSettings, cube_action, match_verdict
 from agents.evaluate import MatchView
-from agents.match_cube import OWNED, cash_points, match_cubeful_mwc, match_take_point
+from agents.match_cube import (OWNED, cash_points, cubeless_score, dead_mwc, match_cubeful_mwc,
+                               match_take_point)
 from bg_env.actions import DOUBLE, DROP, ROLL, TAKE
 from bg_env.core.game import Game, Rules
 from bg_env.core.match import Match, match_equity
@@ -210,3 +211,19 @@ def test_a_centred_cube_above_one_is_judged_centred_in_match_play():
     assert cube_action(_view(match, value=2, owner=0), [ROLL, DOUBLE], _fixed(seventy)) == ROLL
     with pytest.raises(ValueError, match="owner='opponent'"):
         match_verdict(seventy, match, 0, 2, owner="opponent")
+
+
+def test_two_away_two_away_is_valued_cubeless_as_gnubg_does():
+    # gnubg's fDoCubeful is false at 2-away/2-away: no double is valued cubeless. A 70 %
+    # favourite with 30 % gammons plays on for the gammon by the live model (it keeps its
+    # cash for later) but cashes by gnubg's: cubeless ND 0.6677 < DP 0.6774
+    match = Match(7, score=(5, 5))
+    probs = [0.7, 0.3, 0.0, 0.0, 0.0]
+    verdict = match_verdict(probs, match, 0, 1, x=X)
+    assert verdict.no_double == pytest.approx(dead_mwc(match, 0, probs, 1))
+    assert verdict.no_double == pytest.approx(0.4 * 0.67736 + 0.3 + 0.3 * (1 - 0.67736), abs=1e-4)
+    assert verdict.kind == "double, pass"
+    assert cubeless_score(match, 1)
+    assert not cubeless_score(Match(7, score=(4, 5)), 1)  # 3-away/2-away: the cube lives
+    assert cubeless_score(Match(7, score=(6, 3), crawford=True), 1)
+    assert cubeless_score(Match(7, score=(4, 5)), 4)  # either side's win at 4 wins
