@@ -18,7 +18,8 @@ from collections.abc import Callable
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, BOMB, DOUBLE, DROP, ROLL, TAKE
 from bg_env.core.game import Phase
-from bg_env.core.magriel import IllegalMoveError, InvalidNotationError, format_play, match_play
+from bg_env.core.magriel import (IllegalMoveError, InvalidNotationError, format_play, match_play,
+                                 roll_text)
 from bg_env.core.moves import Play
 
 from .base import PlayAgent
@@ -46,7 +47,7 @@ class HumanAgent(PlayAgent):
         if done:
             self.say(f"Forced: {format_play(done)}; enter the rest (or the whole play)")
         while True:
-            text = self.ask(f"Your move ({game.dice[0]}-{game.dice[1]}): ").strip()
+            text = self.ask(f"Your move ({roll_text(game.dice)}): ").strip()
             if text.lower() in ("quit", "exit", "q"):
                 raise KeyboardInterrupt
             if not text:
@@ -92,7 +93,7 @@ def read_play(game, plays: list[Play], text: str) -> Play:
         chosen = match_play(game.turn_start, text, game.dice, whole)
     except IllegalMoveError:
         raise IllegalMoveError(
-            f"play {text!r} with {game.dice[0]}-{game.dice[1]} is neither the rest after the "
+            f"play {text!r} with {roll_text(game.dice)} is neither the rest after the "
             f"forced {format_play(done)} nor a whole legal play; the rest can be: "
             + ", ".join(sorted(p.notation for p in plays))) from None
     return next(p for p, w in zip(plays, whole) if w is chosen)

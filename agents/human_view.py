@@ -10,7 +10,7 @@ plays included, so the opponent's turns are all told, even those the engine play
 from __future__ import annotations
 
 from bg_env.core.game import Phase
-from bg_env.core.notation import format_play
+from bg_env.core.notation import format_play, roll_text
 from bg_env.core.position import render_text
 from bg_env.envs.context import standard_view
 
@@ -64,7 +64,7 @@ def event_text(event: tuple, opponent: str) -> str | None:
         return None
     if kind == "play":
         dice, moves = event[2], event[3]
-        return f"{opponent} rolls {_roll(dice)}: " + (
+        return f"{opponent} rolls {roll_text(dice)}: " + (
             format_play(moves) if moves else "cannot move")
     if kind == "double":
         return f"{opponent} doubles to {event[2]}."
@@ -75,13 +75,8 @@ def forced_text(event: tuple) -> str:
     """What to say of a play of the person's that the engine made alone (every move
     forced, or none possible): ``You roll 6-6: cannot move.``"""
     dice, moves = event[2], event[3]
-    return f"You roll {_roll(dice)}: " + (
+    return f"You roll {roll_text(dice)}: " + (
         f"{format_play(moves)} (forced)." if moves else "cannot move.")
-
-
-def _roll(dice) -> str:
-    """A roll as gnubg writes it, the higher die first: ``6-2``."""
-    return f"{max(dice)}-{min(dice)}"
 
 
 def _status(game) -> str:

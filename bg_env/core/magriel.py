@@ -27,7 +27,8 @@ from typing import Protocol, Sequence
 
 from .board import BAR, OFF, Board
 
-__all__ = ["format_play", "match_play", "InvalidNotationError", "IllegalMoveError", "EMPTY_PLAY"]
+__all__ = ["format_play", "match_play", "roll_text", "InvalidNotationError", "IllegalMoveError",
+           "EMPTY_PLAY"]
 
 EMPTY_PLAY = "Ø"
 
@@ -155,7 +156,7 @@ def match_play(pos: Board, text: str, dice: tuple[int, int], plays: Sequence[_Pl
         target[point] += delta
     if min(target) < 0:
         raise IllegalMoveError(
-            f"play {text!r} with {dice[0]}-{dice[1]} moves checkers the player does not have; "
+            f"play {text!r} with {roll_text(dice)} moves checkers the player does not have; "
             f"legal plays: {_listing(plays)}"
         )
     matches = [p for p in plays if list(p.result.me) == target]
@@ -169,8 +170,13 @@ def match_play(pos: Board, text: str, dice: tuple[int, int], plays: Sequence[_Pl
         return matches[0]
     reason = "is ambiguous" if matches else "is not legal"
     raise IllegalMoveError(
-        f"play {text!r} with {dice[0]}-{dice[1]} {reason}; legal plays: {_listing(plays)}"
+        f"play {text!r} with {roll_text(dice)} {reason}; legal plays: {_listing(plays)}"
     )
+
+
+def roll_text(dice) -> str:
+    """A roll as GNU Backgammon writes it, the higher die first: ``6-2``."""
+    return f"{max(dice)}-{min(dice)}"
 
 
 def _listing(plays: Sequence[_Play], limit: int = 40) -> str:

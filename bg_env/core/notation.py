@@ -6,12 +6,14 @@ Notation source: ``docs/RULES.md`` §8.
 
 from __future__ import annotations
 
-from .magriel import EMPTY_PLAY, IllegalMoveError, InvalidNotationError, format_play, match_play
+from .magriel import (EMPTY_PLAY, IllegalMoveError, InvalidNotationError, format_play,
+                      match_play, roll_text)
 from .moves import Play, legal_plays
 from .position import Position
 from .variants import get_variant, legal_plays_variant
 
-__all__ = ["format_play", "parse_play", "InvalidNotationError", "IllegalMoveError", "EMPTY_PLAY"]
+__all__ = ["format_play", "parse_play", "roll_text", "InvalidNotationError", "IllegalMoveError",
+           "EMPTY_PLAY"]
 
 
 def parse_play(pos: Position, text: str, dice: tuple[int, int], variant: str = "standard") -> Play:

@@ -134,3 +134,12 @@ def test_a_person_doubled_sees_the_offer_and_the_cube(captured):
     board = said[at - 1]
     assert "X (to take)" in board and "cube 1 (centred); random:0 doubles to 2" in board
     assert said[-1] == "Game abandoned."
+
+
+def test_the_persons_roll_is_written_higher_die_first_as_the_opponents_are():
+    env = backgammon_v0.raw_env(cube=False, render_mode="ansi")
+    env.reset(seed=0, options={"xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:1:25:0:0:0:0:10"})
+    assert tuple(env.game.dice) == (2, 5)  # rolled low die first
+    said = _play(env, ["24/18", "13/11 13/8"])
+    assert said[0] == "Your move (5-2): "
+    assert said[1].startswith("play '24/18' with 5-2 ")
