@@ -47,7 +47,8 @@ Reading (:func:`read_mat`, :func:`parse_mat`) replays every game through
 under the match's Crawford rule): every play must be one of the legal plays of its roll,
 every cube action must be allowed, the game must end where the record ends and with the
 points the ``Wins`` line gives, and each score line must be the sum of the games before it.
-Anything else raises :class:`RecordError`, naming the game and the move number.
+Anything else raises :class:`RecordError`, naming the line of the text (counted from 1),
+the game and the move number: ``line 14 (game 2, move 5, player 1): illegal play ...``.
 
 This module writes; the reader is :mod:`bg_env.record_reader` and the data classes are in
 :mod:`bg_env.record_model`. Import all of them from here.

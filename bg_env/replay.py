@@ -5,8 +5,9 @@ players alternating. :func:`replay` plays them through :class:`~bg_env.core.game
 feeding the record's dice to the game as its random generator: each play must leave the
 board as one of the legal plays of its roll does, each cube action must be the decision
 the game asks for, and the record must end where the game does. Anything else raises
-:class:`RecordError` naming the game and the move. :mod:`bg_env.records` reads and writes
-the actions as GNU Backgammon's ``.mat`` text.
+:class:`RecordError` naming the game and the move (:func:`place`), and the line of the file
+for actions read from one. :mod:`bg_env.records` reads and writes the actions as GNU
+Backgammon's ``.mat`` text.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from .core.game import Game, Phase, Rules, next_cube_value
 from .core.moves import legal_plays
 from .core.position import Position
 
-__all__ = ["Action", "RecordError", "replay", "ROLL_ACTION", "DOUBLE_ACTION", "TAKE_ACTION",
-           "DROP_ACTION"]
+__all__ = ["Action", "RecordError", "place", "replay", "ROLL_ACTION", "DOUBLE_ACTION",
+           "TAKE_ACTION", "DROP_ACTION"]
 
 ROLL_ACTION, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION = "roll", "double", "take", "drop"
 """The kinds of :class:`Action`."""
@@ -27,7 +28,8 @@ ROLL_ACTION, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION = "roll", "double", "take",
 
 class RecordError(ValueError):
     """A record that cannot be written or read: malformed text, an illegal play or cube
-    action, or a game the format cannot hold. The message names the game and move."""
+    action, or a game the format cannot hold. The message names the game and move, and for
+    text the line of the file (:func:`place`)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class Action:
             (from 25 = the bar, to 0 = off); empty when nothing could be played.
         cube: the cube value offered (``kind == "double"``).
         line: the move number of the record line it was read from (0 when not read).
+        file_line: the line of the text it was read from, counted from 1 as editors do (0
+            when not read); errors name it, so that the file can be opened there.
     """
 
     player: int
@@ -52,6 +56,7 @@ class Action:
     moves: tuple[tuple[int, int, bool], ...] = ()
     cube: int = 0
     line: int = field(default=0, compare=False)
+    file_line: int = field(default=0, compare=False)
 
     def __post_init__(self) -> None:
         if self.dice is not None and self.dice[0] < self.dice[1]:  # the larger die first
@@ -65,6 +70,28 @@ class Action:
         if self.kind == DOUBLE_ACTION:
             return f" Doubles => {self.cube}"
         return " Takes" if self.kind == TAKE_ACTION else " Drops"
+
+
+def place(game: int, move: int = 0, player: int | None = None, line: int = 0) -> str:
+    """Where in a record a problem is, as error messages name it: ``line 14 (game 2, move 5,
+    player 1)`` for text read from a file (``line``, counted from 1, says where to open it),
+    ``game 2, move 5, player 1`` for actions not read from text; a move, player or line of 0
+    or None is not known and left out.
+
+    >>> place(2, 5, 0, line=14)
+    'line 14 (game 2, move 5, player 1)'
+    >>> place(2, 5)
+    'game 2, move 5'
+    """
+    parts = [f"game {game}"] + ([f"move {move}"] if move else [])
+    parts += [f"player {player + 1}"] if player is not None else []
+    inner = ", ".join(parts)
+    return f"line {line} ({inner})" if line else inner
+
+
+def _at(number: int, action: Action, player: bool = True) -> str:
+    """:func:`place` of ``action`` in game ``number``, naming its player or not."""
+    return place(number, action.line, action.player if player else None, action.file_line)
 
 
 class _RecordedDice:
@@ -94,15 +121,16 @@ def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
     Raises:
         RecordError: an illegal play, a cube action out of turn or not allowed, or
             actions that stop before the game ends or go on after it; the message names
-            game ``number`` and the move.
+            game ``number``, the move and the action's :attr:`~Action.file_line` when it
+            has one (:func:`place`).
     """
     rules = rules if rules is not None else Rules()
-    where = f"game {number}"
     if not actions or actions[0].kind != ROLL_ACTION:
+        where = _at(number, actions[0], False) if actions else place(number)
         raise RecordError(f"{where}: a game starts with the opening roll")
     first = actions[0]
     if first.dice[0] == first.dice[1]:
-        raise RecordError(f"{where}, move {first.line}: the opening roll cannot be a double "
+        raise RecordError(f"{_at(number, first, False)}: the opening roll cannot be a double "
                           f"({first.dice[0]}{first.dice[1]})")
     dice = _RecordedDice([a.dice for a in actions[1:] if a.kind == ROLL_ACTION])
     game = Game(rules, turn=first.player)
@@ -110,21 +138,22 @@ def replay(actions: list[Action], rules: Rules | None = None, number: int = 1,
     checked = 0
     try:
         game.begin_turn(dice, first.dice)
-        checked = _check_events(where, game, actions, 0)
+        checked = _check_events(number, game, actions, 0)
         while game.phase != Phase.OVER and checked < len(actions):
             if not finished and _dice_before_resignation(game, actions, checked):
                 checked += 1  # the dice rolled before the resignation: no play
                 break
-            _drive(where, game, actions[checked], dice)
-            checked = _check_events(where, game, actions, checked)
+            _drive(number, game, actions[checked], dice)
+            checked = _check_events(number, game, actions, checked)
     except _OutOfDice:  # the game wants a roll after the record's last one
-        checked = _check_events(where, game, actions, checked)
+        checked = _check_events(number, game, actions, checked)
     if game.phase != Phase.OVER and finished:
-        raise RecordError(f"{where}: the record ends before the game is over")
+        last = _at(number, actions[-1], False)
+        raise RecordError(f"{last}: the record ends before the game is over")
     if checked < len(actions):
         extra = actions[checked]
         why = "after the end of the game" if game.phase == Phase.OVER else "where the game rolls"
-        raise RecordError(f"{where}, move {extra.line}: a {extra.kind} {why}")
+        raise RecordError(f"{_at(number, extra, False)}: a {extra.kind} {why}")
     return game
 
 
@@ -148,14 +177,16 @@ def _asked(game: Game) -> str:
             Phase.MOVE: f"{who} to play {game.dice}"}.get(game.phase, f"{who} to roll")
 
 
-def _check_events(where: str, game: Game, actions: list[Action], checked: int) -> int:
-    """Check the game's new events against the record's actions; the count checked."""
+def _check_events(number: int, game: Game, actions: list[Action], checked: int) -> int:
+    """Check the game's new events against the record's actions (of game ``number``); the
+    count checked."""
     events = game.events
     while checked < len(events):
         if checked >= len(actions):
-            raise RecordError(f"{where}: the game goes on after the last action of the record")
+            raise RecordError(f"{_at(number, actions[-1], False)}: the game goes on after the "
+                              "last action of the record")
         event, action = events[checked], actions[checked]
-        here = f"{where}, move {action.line} (player {action.player + 1})"
+        here = _at(number, action)
         kind = {"play": ROLL_ACTION, "double": DOUBLE_ACTION, "take": TAKE_ACTION,
                 "drop": DROP_ACTION}.get(event[0], event[0])
         if kind != action.kind or event[1] != action.player:
@@ -172,9 +203,9 @@ def _check_events(where: str, game: Game, actions: list[Action], checked: int) -
     return checked
 
 
-def _drive(where: str, game: Game, action: Action, dice: _RecordedDice) -> None:
-    """Make the game take ``action``, the decision it asks for now."""
-    here = f"{where}, move {action.line} (player {action.player + 1})"
+def _drive(number: int, game: Game, action: Action, dice: _RecordedDice) -> None:
+    """Make the game take ``action`` (of game ``number``), the decision it asks for now."""
+    here = _at(number, action)
     if action.player != game.actor:
         raise RecordError(f"{here}: {action.kind} out of turn; the game asks {_asked(game)}")
     phase = game.phase

@@ -173,7 +173,7 @@ def test_an_illegal_play_names_the_game_and_move():
     src, dst, _ = first.moves[0]
     bad = replace(first, moves=((src, dst, False),))  # one die of two left unplayed
     record = replace(SESSION, games=[replace(game, actions=[bad] + game.actions[1:])])
-    with pytest.raises(RecordError, match=r"game 1, move 1 \(player \d\): illegal play .*"
+    with pytest.raises(RecordError, match=r"game 1, move 1, player \d\): illegal play .*"
                                           r"legal plays: "):
         parse_mat(format_mat(record))
 
@@ -184,14 +184,14 @@ def test_a_move_from_an_empty_point_is_refused():
     (src, dst, hit), rest = first.moves[0], first.moves[1:]
     bad = replace(first, moves=((22, 22 - (src - dst), False),) + rest)  # 22: empty at the start
     record = replace(SESSION, games=[replace(game, actions=[bad] + game.actions[1:])])
-    with pytest.raises(RecordError, match=r"game 1, move 1 .*no checker of the mover's on "
+    with pytest.raises(RecordError, match=r"game 1, move 1, .*no checker of the mover's on "
                                           r"the 22-point"):
         parse_mat(format_mat(record))
 
 
 def test_a_malformed_line_names_the_game_and_move():
     text = _game_text(SESSION).replace("  2) ", "  2) 7x: 13/8 ", 1)
-    with pytest.raises(RecordError, match=r"game 1, move 2: cannot read '7x: 13/8"):
+    with pytest.raises(RecordError, match=r"game 1, move 2\): cannot read '7x: 13/8"):
         parse_mat(text)
 
 
@@ -200,10 +200,11 @@ def test_a_record_that_stops_early_or_goes_on_is_refused():
     lines = _game_text(SESSION, i).splitlines()
     numbered = [n for n, line in enumerate(lines) if re.match(r"\s+\d+\)", line)]
     early = "\n".join(lines[:numbered[-1]])  # the last line and the Wins line cut
-    with pytest.raises(RecordError, match=r"game 1: the record ends before the game is over"):
+    with pytest.raises(RecordError, match=r"game 1, move \d+\): the record ends before the "
+                                          "game is over"):
         parse_mat(early)
     later = lines[:numbered[-1] + 1] + [lines[numbered[-2]]] + lines[numbered[-1] + 1:]
-    with pytest.raises(RecordError, match=rf"game 1, move {len(numbered) - 1}: "):
+    with pytest.raises(RecordError, match=rf"game 1, move {len(numbered) - 1}\): "):
         parse_mat("\n".join(later))
     game = SESSION.games[i]
     extra = Action(1 - game.actions[-1].player, "roll", (3, 1), (), line=99)
@@ -214,19 +215,19 @@ def test_a_record_that_stops_early_or_goes_on_is_refused():
 def test_wrong_wins_points_or_score_line_are_refused():
     text = _game_text(SESSION, 1)
     points = SESSION.games[1].points
-    with pytest.raises(RecordError, match=r"game 1: the record says .* wins 99 point"):
+    with pytest.raises(RecordError, match=r"\(game 1\): the record says .* wins 99 point"):
         parse_mat(re.sub(rf"Wins {points} points?", "Wins 99 points", text))
     lines = TEXT.splitlines()
     score = lines.index(" Game 2") + 1
     lines[score] = re.sub(r": \d+$", ": 77", lines[score])
-    with pytest.raises(RecordError, match=r"game 2: the score line says \d+-77"):
+    with pytest.raises(RecordError, match=r"\(game 2\): the score line says \d+-77"):
         parse_mat("\n".join(lines))
 
 
 def test_a_resignation_must_score_one_two_or_three_cubes():
     text = (DATA / "gnubg_3pt.mat").read_text()
-    with pytest.raises(RecordError, match=r"game 2: the game stops before its end with 'Wins 5' "
-                                          r"at cube 4"):
+    with pytest.raises(RecordError, match=r"\(game 2\): the game stops before its end with "
+                                          r"'Wins 5' at cube 4"):
         parse_mat(text.replace("Wins 4 points", "Wins 5 points"))
 
 
@@ -256,6 +257,106 @@ def test_replay_game_checks_whose_turn_it_is():
     twice = [game.actions[0], replace(game.actions[1], player=game.actions[0].player)]
     with pytest.raises(RecordError, match="out of turn|player \\d roll"):
         replay_game(replace(game, actions=twice + game.actions[2:]))
+
+
+# ----------------------------------------------------------------------- line numbers
+def _changed_line(text: str, corrupted: str) -> tuple[int, str]:
+    """The one line where ``corrupted`` differs from ``text``: its number (counted from 1, as
+    an editor counts) and its text."""
+    old, new = text.splitlines(), corrupted.splitlines()
+    assert len(old) == len(new)
+    changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    assert len(changed) == 1, changed
+    return changed[0] + 1, new[changed[0]]
+
+
+def _game_and_move(text: str, line: int) -> tuple[int, int | None]:
+    """The game whose text holds line ``line`` (from 1), and the number of that line's move
+    (None for a line that is not a numbered move line)."""
+    lines = text.splitlines()
+    game = sum(1 for above in lines[:line - 1] if re.fullmatch(r"\s*Game \d+\s*", above))
+    move = re.match(r"\s*(\d+)\)", lines[line - 1])
+    return game, int(move.group(1)) if move else None
+
+
+def _corrupt_line(pattern: str, old: str, new: str, after: str = " Game 2") -> str:
+    """``TEXT`` with ``old`` replaced by ``new`` in its first line matching ``pattern`` after
+    the line ``after`` (so that the games above it give the line a number of its own)."""
+    lines = TEXT.splitlines()
+    start = lines.index(after)
+    k = next(k for k in range(start, len(lines)) if re.search(pattern, lines[k]))
+    lines[k] = lines[k].replace(old, new, 1)
+    return "\n".join(lines) + "\n"
+
+
+def test_an_illegal_play_names_its_line_of_the_file():
+    i = 2  # the third game: two games above it
+    game = SESSION.games[i]
+    k = next(k for k, a in enumerate(game.actions) if k >= 6 and len(a.moves) >= 2)
+    bad = replace(game.actions[k], moves=game.actions[k].moves[:-1])  # a die left unplayed
+    games = list(SESSION.games)
+    games[i] = replace(game, actions=game.actions[:k] + [bad] + game.actions[k + 1:])
+    text = format_mat(replace(SESSION, games=games))
+    line, _ = _changed_line(TEXT, text)
+    number, move = _game_and_move(text, line)
+    assert number == i + 1 and move is not None
+    where = rf"line {line} \(game {number}, move {move}, player {bad.player + 1}\)"
+    with pytest.raises(RecordError, match=rf"^{where}: illegal play '{re.escape(bad.text())}'"):
+        parse_mat(text)
+
+
+def test_a_garbled_line_names_its_line_of_the_file_and_the_file(tmp_path):
+    text = _corrupt_line(r"^\s+4\) ", "4) ", "4) ?? ")
+    line, _ = _changed_line(TEXT, text)
+    assert _game_and_move(text, line) == (2, 4)
+    with pytest.raises(RecordError, match=rf"^line {line} \(game 2, move 4\): cannot read '\?\?'"):
+        parse_mat(text)
+    path = tmp_path / "garbled.mat"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=rf"^{re.escape(str(path))}: line {line} \(game 2, "):
+        read_mat(path)
+
+
+def test_a_wrong_wins_or_score_line_names_its_line_of_the_file():
+    text = _corrupt_line(r"Wins \d+ point", "Wins ", "Wins 9")  # 'Wins 1 point' -> 'Wins 91'
+    line, content = _changed_line(TEXT, text)
+    assert _game_and_move(text, line)[0] == 2 and "Wins 9" in content
+    with pytest.raises(RecordError, match=rf"^line {line} \(game 2\): the record says .* wins 9"):
+        parse_mat(text)
+    text = _corrupt_line(r" : \d+$", " : ", " : 7", after=" Game 3")  # the score line
+    line, _ = _changed_line(TEXT, text)
+    with pytest.raises(RecordError, match=rf"^line {line} \(game 3\): the score line says "):
+        parse_mat(text)
+
+
+def test_a_wrong_cube_value_names_its_line_of_the_file():
+    text = _corrupt_line(r"Doubles => 2\b", "Doubles => 2", "Doubles => 8")
+    line, _ = _changed_line(TEXT, text)
+    number, move = _game_and_move(text, line)
+    assert number >= 2 and move is not None
+    with pytest.raises(RecordError, match=rf"^line {line} \(game {number}, move {move}, "
+                                          r"player \d\): 'Doubles => 8' but the cube goes to 2"):
+        parse_mat(text)
+
+
+def test_a_record_that_stops_early_names_its_last_line():
+    lines = TEXT.splitlines()
+    end = lines.index(" Game 3")  # game 2 cut after its second-to-last move line
+    numbered = [k for k in range(lines.index(" Game 2"), end) if re.match(r"\s+\d+\)", lines[k])]
+    text = "\n".join(lines[:numbered[-1]]) + "\n"
+    last = numbered[-2] + 1
+    number, move = _game_and_move(text, last)
+    assert number == 2
+    with pytest.raises(RecordError, match=rf"^line {last} \(game 2, move {move}\): the record "
+                                          "ends before the game is over"):
+        parse_mat(text)
+
+
+def test_a_game_out_of_order_names_its_line():
+    text = TEXT.replace(" Game 2\n", " Game 5\n", 1)
+    line, _ = _changed_line(TEXT, text)
+    with pytest.raises(RecordError, match=rf"^line {line}: 'Game 5' where game 2 was expected"):
+        parse_mat(text)
 
 
 # ----------------------------------------------------------------------- GNU Backgammon

@@ -122,7 +122,7 @@ def test_gnubgs_export_of_a_resignation_after_the_roll_reads_and_round_trips():
 def test_a_roll_with_no_play_where_plays_exist_is_illegal_unless_the_game_resigns():
     lines = (DATA / "gnubg_resign_after_roll.mat").read_text().rstrip("\n").splitlines()
     assert lines[-1].strip() == "Wins 1 point"
-    with pytest.raises(RecordError, match="game 1, move 7 .*illegal play '62:'"):
+    with pytest.raises(RecordError, match="game 1, move 7, .*illegal play '62:'"):
         parse_mat("\n".join(lines[:-1]) + "\n")  # no 'Wins' line: the game goes on
 
 
