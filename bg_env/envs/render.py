@@ -22,7 +22,10 @@ board is drawn from player_0's side either way. The header (player_1) and footer
 ("on roll" by default) and the Position ID printed bottom right is from its side.
 :func:`bg_env.envs.frame.game_frame` draws a game with these set from the side to act.
 
-Pillow is imported inside the functions: importing this module costs nothing.
+Where each thing sits (:class:`BoardGeometry`, :func:`board_geometry`), the colours and the
+lettering are in :mod:`bg_env.envs.render_layout`; the names the tests and the envs use
+are importable from here as well. Pillow is imported inside the functions: importing
+this module costs nothing.
 
 >>> from bg_env.core.position import Position
 >>> img = render_rgb(Position.start(), dice=(3, 1))
@@ -32,13 +35,35 @@ Pillow is imported inside the functions: importing this module costs nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Sequence, Union
+from typing import Sequence
 
 import numpy as np
 
 from ..core.position import Position
+from .render_layout import (
+    BACKGROUND,
+    CUBE_RGB,
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    FELT,
+    FRAME_TEXT,
+    POINT_A,
+    POINT_B,
+    STACK,
+    TEXT,
+    TRAY,
+    WOOD,
+    WOOD_DARK,
+    BoardGeometry,
+    Colour,
+    board_geometry,
+    checker_rgb,
+    colour_name,
+    contrast,
+    draw_text,
+    font,
+    shade,
+)
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -53,211 +78,8 @@ __all__ = [
     "png_bytes",
 ]
 
-DEFAULT_WIDTH = 640
-DEFAULT_HEIGHT = 480
-
 _SUPERSAMPLE = 2
 """Drawn at this multiple of the output size, then reduced: smooth edges."""
-
-Colour = Union[str, Sequence[int]]
-
-# Softer shades for the two usual colour names; any other Pillow colour name or an
-# (r, g, b) triple is used as given.
-_NAMED_CHECKERS = {
-    "white": (240, 236, 222),
-    "black": (38, 38, 42),
-}
-
-_WOOD = (110, 70, 40)
-_WOOD_DARK = (80, 50, 28)
-_FELT = (214, 190, 140)
-_POINT_A = (150, 40, 35)  # dark red
-_POINT_B = (245, 232, 200)  # ivory
-_TRAY = (70, 44, 24)
-_BACKGROUND = (38, 52, 44)
-_TEXT = (235, 235, 230)
-_FRAME_TEXT = (245, 225, 180)
-CUBE_RGB = (250, 250, 245)
-"""Face colour of the doubling cube."""
-_STACK = 5  # checkers drawn on a point before the top one shows a count
-
-
-def checker_rgb(colour: Colour) -> tuple[int, int, int]:
-    """The RGB fill used for checkers of ``colour`` (a Pillow colour name or an RGB
-    triple; ``"white"`` and ``"black"`` get slightly softer shades)."""
-    if isinstance(colour, str):
-        if colour.lower() in _NAMED_CHECKERS:
-            return _NAMED_CHECKERS[colour.lower()]
-        from PIL import ImageColor
-
-        rgb = ImageColor.getrgb(colour)
-        return (int(rgb[0]), int(rgb[1]), int(rgb[2]))
-    r, g, b = (int(c) for c in tuple(colour)[:3])
-    return (r, g, b)
-
-
-def _colour_name(colour: Colour) -> str:
-    if isinstance(colour, str):
-        return colour
-    return "#%02x%02x%02x" % checker_rgb(colour)
-
-
-def _contrast(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Black or white, whichever reads better on ``rgb``."""
-    lum = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
-    return (20, 20, 20) if lum > 140 else (245, 245, 245)
-
-
-def _shade(rgb: tuple[int, int, int], f: float) -> tuple[int, int, int]:
-    if f >= 1:
-        return tuple(int(c + (255 - c) * (f - 1)) for c in rgb)  # type: ignore[return-value]
-    return tuple(int(c * f) for c in rgb)  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class BoardGeometry:
-    """Where things are on an image of ``width`` x ``height`` pixels (floats, pixels).
-
-    Columns, left to right: cube column ``[x0, lx0)``, left half ``[lx0, lx1)`` (6
-    points), bar ``[lx1, rx0)``, right half ``[rx0, rx1)`` (6 points), frame, borne-off
-    tray ``[tx0, tx1)``, frame up to ``x1``. Rows: header ``[0, y0)``, frame with the
-    top point numbers, playing area ``[iy0, iy1)``, frame with the bottom numbers up to
-    ``y1``, footer ``[y1, height)``.
-    """
-
-    width: float
-    height: float
-    unit: float  # 1.0 at 640x480
-    x0: float
-    x1: float
-    y0: float
-    y1: float
-    lx0: float
-    lx1: float
-    rx0: float
-    rx1: float
-    tx0: float
-    tx1: float
-    iy0: float
-    iy1: float
-    point_w: float
-    checker_d: float
-
-    @property
-    def ymid(self) -> float:
-        return (self.iy0 + self.iy1) / 2
-
-    @property
-    def point_len(self) -> float:
-        """Length of a point's triangle."""
-        return self.checker_d * _STACK
-
-    def column_x(self, column: int) -> float:
-        """Centre x of point column 0..11, left to right."""
-        if column < 6:
-            return self.lx0 + (column + 0.5) * self.point_w
-        return self.rx0 + (column - 6 + 0.5) * self.point_w
-
-    def point_column(self, point: int) -> tuple[int, bool]:
-        """(column, is_top) of player_0's ``point`` (1..24)."""
-        if not 1 <= point <= 24:
-            raise ValueError(f"point {point} is not 1..24")
-        if point >= 13:
-            return point - 13, True
-        return 12 - point, False
-
-    def checker_centre(self, side: int, point: int, k: int = 0) -> tuple[float, float]:
-        """Centre of the ``k``-th checker (0 = the one nearest the edge, at most 4) of
-        ``side`` (0 = player_0, 1 = player_1) on that side's own ``point`` (1..24, or
-        25 for the bar)."""
-        k = min(max(k, 0), _STACK - 1)
-        d = self.checker_d
-        if point == 25:
-            x = (self.lx1 + self.rx0) / 2
-            offset = 0.8 * d + k * d
-            return x, (self.ymid + offset if side == 0 else self.ymid - offset)
-        p0 = point if side == 0 else 25 - point
-        column, top = self.point_column(p0)
-        x = self.column_x(column)
-        if top:
-            return x, self.iy0 + d / 2 + k * d
-        return x, self.iy1 - d / 2 - k * d
-
-    @property
-    def cube_size(self) -> float:
-        return min(0.8 * (self.lx0 - self.x0), 1.1 * self.checker_d)
-
-    def cube_centre(self, owner: int | None) -> tuple[float, float]:
-        """Centre of the doubling cube: ``owner`` None (centred), 0 (player_0, at the
-        bottom) or 1 (player_1, at the top)."""
-        cx = (self.x0 + self.lx0) / 2
-        if owner is None:
-            return cx, self.ymid
-        if owner == 0:
-            return cx, self.iy1 - self.cube_size / 2 - 2 * self.unit
-        return cx, self.iy0 + self.cube_size / 2 + 2 * self.unit
-
-    def dice_centre(self, roller: int) -> tuple[float, float]:
-        """Centre of the dice when ``roller`` (0 = player_0, 1 = player_1) is on roll."""
-        if roller == 0:
-            return (self.rx0 + self.rx1) / 2, self.ymid
-        return (self.lx0 + self.lx1) / 2, self.ymid
-
-
-def board_geometry(width: float = DEFAULT_WIDTH, height: float = DEFAULT_HEIGHT) -> BoardGeometry:
-    """The layout :func:`render_rgb` uses for an image of this size."""
-    W, H = float(width), float(height)
-    unit = min(W / 640, H / 480)
-    header = 0.06 * H
-    x0, x1 = 0.01 * W, 0.99 * W
-    y0, y1 = header, H - header
-    frame_tb = 0.04 * H
-    cube_col = 0.075 * W
-    side_frame = 0.0125 * W
-    tray_w = 0.07 * W
-    bar_w = 0.06 * W
-    point_w = (x1 - x0 - cube_col - bar_w - 2 * side_frame - tray_w) / 12
-    lx0 = x0 + cube_col
-    lx1 = lx0 + 6 * point_w
-    rx0 = lx1 + bar_w
-    rx1 = rx0 + 6 * point_w
-    tx0 = rx1 + side_frame
-    tx1 = tx0 + tray_w
-    iy0, iy1 = y0 + frame_tb, y1 - frame_tb
-    checker_d = min(0.92 * point_w, 0.41 * (iy1 - iy0) / _STACK, 0.92 * bar_w)
-    return BoardGeometry(
-        width=W, height=H, unit=unit, x0=x0, x1=x1, y0=y0, y1=y1,
-        lx0=lx0, lx1=lx1, rx0=rx0, rx1=rx1, tx0=tx0, tx1=tx1, iy0=iy0, iy1=iy1,
-        point_w=point_w, checker_d=checker_d,
-    )
-
-
-def _font(size: float):
-    return _font_px(max(6, int(round(size))))
-
-
-@lru_cache(maxsize=32)
-def _font_px(size: int):
-    from PIL import ImageFont
-
-    try:
-        return ImageFont.load_default(size=size)
-    except Exception:  # Pillow < 10.1 or no FreeType: the fixed bitmap font
-        return ImageFont.load_default()
-
-
-def _text(draw, xy, text: str, font, fill, anchor: str = "mm", stroke=None, stroke_width=0) -> None:
-    """Draw ``text`` with its ``anchor`` (l/m/r + t/m/b) at ``xy``; works for bitmap fonts,
-    which have no anchor support."""
-    kw = {"font": font}
-    if stroke_width:
-        kw.update(stroke_width=stroke_width, stroke_fill=stroke)
-    left, top, right, bottom = draw.textbbox((0, 0), text, **kw)
-    w, h = right - left, bottom - top
-    x, y = xy
-    x -= {"l": 0, "m": w / 2, "r": w}[anchor[0]] + left
-    y -= {"t": 0, "m": h / 2, "b": h}[anchor[1]] + top
-    draw.text((x, y), text, fill=fill, **kw)
 
 
 def render_rgb(
@@ -303,7 +125,7 @@ def render_rgb(
     ss = _SUPERSAMPLE
     g = board_geometry(width * ss, height * ss)
     u = g.unit
-    img = Image.new("RGB", (width * ss, height * ss), _BACKGROUND)
+    img = Image.new("RGB", (width * ss, height * ss), BACKGROUND)
     draw = ImageDraw.Draw(img)
 
     # sides in player_0's frame of reference
@@ -316,52 +138,52 @@ def render_rgb(
         return int(round(v))
 
     # ------------------------------------------------------------------ frame
-    draw.rectangle([R(g.x0), R(g.y0), R(g.x1), R(g.y1)], fill=_WOOD, outline=_WOOD_DARK,
+    draw.rectangle([R(g.x0), R(g.y0), R(g.x1), R(g.y1)], fill=WOOD, outline=WOOD_DARK,
                    width=max(1, R(2 * u)))
     for a, b in ((g.lx0, g.lx1), (g.rx0, g.rx1)):
-        draw.rectangle([R(a), R(g.iy0), R(b), R(g.iy1)], fill=_FELT)
+        draw.rectangle([R(a), R(g.iy0), R(b), R(g.iy1)], fill=FELT)
     # bar
-    draw.rectangle([R(g.lx1), R(g.iy0), R(g.rx0), R(g.iy1)], fill=_WOOD_DARK)
+    draw.rectangle([R(g.lx1), R(g.iy0), R(g.rx0), R(g.iy1)], fill=WOOD_DARK)
     # borne-off tray
-    draw.rectangle([R(g.tx0), R(g.iy0), R(g.tx1), R(g.iy1)], fill=_TRAY)
-    draw.line([R(g.tx0), R(g.ymid), R(g.tx1), R(g.ymid)], fill=_WOOD, width=max(1, R(3 * u)))
+    draw.rectangle([R(g.tx0), R(g.iy0), R(g.tx1), R(g.iy1)], fill=TRAY)
+    draw.line([R(g.tx0), R(g.ymid), R(g.tx1), R(g.ymid)], fill=WOOD, width=max(1, R(3 * u)))
 
     # ------------------------------------------------------------------ points
-    num_font = _font(11 * u)
+    num_font = font(11 * u)
     for column in range(12):
         cx = g.column_x(column)
         half = g.point_w / 2 - 0.5 * u
         for top in (True, False):
-            colour = _POINT_A if (column + top) % 2 else _POINT_B
+            colour = POINT_A if (column + top) % 2 else POINT_B
             if top:
                 base, tip = g.iy0, g.iy0 + g.point_len
             else:
                 base, tip = g.iy1, g.iy1 - g.point_len
             draw.polygon([(cx - half, base), (cx + half, base), (cx, tip)], fill=colour,
-                         outline=_shade(colour, 0.8))
+                         outline=shade(colour, 0.8))
             point = 13 + column if top else 12 - column
             y = (g.y0 + g.iy0) / 2 if top else (g.iy1 + g.y1) / 2
-            _text(draw, (cx, y), str(point), num_font, _FRAME_TEXT)
+            draw_text(draw, (cx, y), str(point), num_font, FRAME_TEXT)
 
     # ------------------------------------------------------------------ checkers
     d = g.checker_d
-    count_font = _font(0.5 * d)
+    count_font = font(0.5 * d)
 
     def checker(xy, fill, label: str | None = None) -> None:
         x, y = xy
         r = d / 2 - 0.5 * u
-        edge = _shade(fill, 0.55) if sum(fill) > 380 else _shade(fill, 1.6)
+        edge = shade(fill, 0.55) if sum(fill) > 380 else shade(fill, 1.6)
         draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=edge,
                      width=max(1, R(1.5 * u)))
         ri = r * 0.72
-        draw.ellipse([x - ri, y - ri, x + ri, y + ri], outline=_shade(fill, 0.85) if sum(fill) > 380
-                     else _shade(fill, 1.25), width=max(1, R(u)))
+        draw.ellipse([x - ri, y - ri, x + ri, y + ri], outline=shade(fill, 0.85) if sum(fill) > 380
+                     else shade(fill, 1.25), width=max(1, R(u)))
         if label:
-            _text(draw, (x, y), label, count_font, _contrast(fill))
+            draw_text(draw, (x, y), label, count_font, contrast(fill))
 
     def stack(side: int, point: int, n: int) -> None:
-        for k in range(min(n, _STACK)):
-            label = str(n) if (k == _STACK - 1 and n > _STACK) else None
+        for k in range(min(n, STACK)):
+            label = str(n) if (k == STACK - 1 and n > STACK) else None
             checker(g.checker_centre(side, point, k), fills[side], label)
 
     for side in (0, 1):
@@ -370,13 +192,13 @@ def render_rgb(
                 stack(side, point, sides[side][point])
 
     # ------------------------------------------------------------------ borne off
-    tray_font = _font(11 * u)
+    tray_font = font(11 * u)
     slab_h = 0.41 * (g.iy1 - g.iy0) / 15
     pad = 4 * u
     for side in (0, 1):
         n = sides[side][0]
         fill = fills[side]
-        edge = _shade(fill, 0.55) if sum(fill) > 380 else _shade(fill, 1.6)
+        edge = shade(fill, 0.55) if sum(fill) > 380 else shade(fill, 1.6)
         for i in range(min(n, 15)):
             if side == 0:
                 yb = g.iy1 - 1 * u - i * slab_h
@@ -386,7 +208,7 @@ def render_rgb(
                 box = [g.tx0 + pad, yt, g.tx1 - pad, yt + slab_h - u]
             draw.rounded_rectangle(box, radius=2 * u, fill=fill, outline=edge, width=max(1, R(u)))
         yl = g.iy1 - 15 * slab_h - 9 * u if side == 0 else g.iy0 + 15 * slab_h + 9 * u
-        _text(draw, ((g.tx0 + g.tx1) / 2, yl), f"off {n}", tray_font, _FRAME_TEXT)
+        draw_text(draw, ((g.tx0 + g.tx1) / 2, yl), f"off {n}", tray_font, FRAME_TEXT)
 
     # ------------------------------------------------------------------ dice
     if dice:
@@ -396,8 +218,8 @@ def render_rgb(
         centre_x = g.dice_centre(on_roll)[0]
         total = n_dice * die + (n_dice - 1) * gap
         fill = fills[on_roll]
-        pip_col = _contrast(fill)
-        edge = _shade(fill, 0.55) if sum(fill) > 380 else _shade(fill, 1.8)
+        pip_col = contrast(fill)
+        edge = shade(fill, 0.55) if sum(fill) > 380 else shade(fill, 1.8)
         spots = {
             1: [(0, 0)],
             2: [(-1, -1), (1, 1)],
@@ -416,7 +238,7 @@ def render_rgb(
                 px, py = x + die / 2 + sx * die * 0.27, y + die / 2 + sy * die * 0.27
                 draw.ellipse([px - pr, py - pr, px + pr, py + pr], fill=pip_col)
             if int(value) not in spots:
-                _text(draw, (x + die / 2, y + die / 2), str(value), count_font, pip_col)
+                draw_text(draw, (x + die / 2, y + die / 2), str(value), count_font, pip_col)
 
     # ------------------------------------------------------------------ cube (0: none)
     cs, (cx, cy) = g.cube_size, g.cube_centre(owner)
@@ -425,23 +247,23 @@ def render_rgb(
         draw.rounded_rectangle([cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2],
                                radius=cs * 0.15, fill=CUBE_RGB, outline=(30, 30, 30),
                                width=max(1, R(1.5 * u)))
-        _text(draw, (cx, cy), str(shown), _font((0.5 if shown < 100 else 0.38) * cs), (20, 20, 20))
+        draw_text(draw, (cx, cy), str(shown), font((0.5 if shown < 100 else 0.38) * cs), (20, 20, 20))
 
     # ------------------------------------------------------------------ header/footer
-    info_font = _font(13 * u)
+    info_font = font(13 * u)
     lines = player_lines(position, flip=flip, names=names, colours=colours, status=status)
 
     def info(side: int, y: float) -> None:
         r = 6 * u
         x = g.x0 + r + 2 * u
         fill = fills[side]
-        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=_contrast(_BACKGROUND))
-        _text(draw, (x + r + 6 * u, y), lines[side], info_font, _TEXT, anchor="lm")
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=contrast(BACKGROUND))
+        draw_text(draw, (x + r + 6 * u, y), lines[side], info_font, TEXT, anchor="lm")
 
     info(1, g.y0 / 2)
     info(0, (g.y1 + g.height) / 2)
     if title:
-        _text(draw, (g.x1, g.y0 / 2), title, info_font, _TEXT, anchor="rm")
+        draw_text(draw, (g.x1, g.y0 / 2), title, info_font, TEXT, anchor="rm")
     pid = position_id
     if pid is None:
         try:
@@ -449,7 +271,7 @@ def render_rgb(
         except Exception:  # not a 15-checker position
             pid = None
     if pid:
-        _text(draw, (g.x1, (g.y1 + g.height) / 2), f"ID {pid}", _font(11 * u), (170, 185, 175),
+        draw_text(draw, (g.x1, (g.y1 + g.height) / 2), f"ID {pid}", font(11 * u), (170, 185, 175),
               anchor="rm")
 
     img = img.reduce(ss)  # box filter: smooth edges, flat areas keep their exact colour
@@ -471,7 +293,7 @@ def player_lines(position: Position, *, flip: bool = False,
     lines = []
     for side in (0, 1):
         counts = sides[side]
-        text = f"{names[side]} ({_colour_name(colours[side])})"
+        text = f"{names[side]} ({colour_name(colours[side])})"
         text += f"   pips {sum(p * n for p, n in enumerate(counts))}   off {counts[0]}"
         if counts[25]:
             text += f"   bar {counts[25]}"
