@@ -124,7 +124,6 @@ def render_rgb(
 
     ss = _SUPERSAMPLE
     g = board_geometry(width * ss, height * ss)
-    u = g.unit
     img = Image.new("RGB", (width * ss, height * ss), BACKGROUND)
     draw = ImageDraw.Draw(img)
 
@@ -134,21 +133,48 @@ def render_rgb(
     owner = None if cube_owner is None else (on_roll if cube_owner == 0 else 1 - on_roll)
     fills = (checker_rgb(colours[0]), checker_rgb(colours[1]))
 
-    def R(v: float) -> int:
-        return int(round(v))
+    _draw_frame(draw, g)
+    _draw_points(draw, g)
+    _draw_checkers(draw, g, sides, fills)
+    _draw_borne_off(draw, g, sides, fills)
+    if dice:
+        _draw_dice(draw, g, dice, on_roll, fills[on_roll])
+    _draw_cube(draw, g, cube_value, owner)
+    lines = player_lines(position, flip=flip, names=names, colours=colours, status=status)
+    _draw_labels(draw, g, lines, fills, title, _shown_id(position, position_id))
 
-    # ------------------------------------------------------------------ frame
-    draw.rectangle([R(g.x0), R(g.y0), R(g.x1), R(g.y1)], fill=WOOD, outline=WOOD_DARK,
-                   width=max(1, R(2 * u)))
+    img = img.reduce(ss)  # box filter: smooth edges, flat areas keep their exact colour
+    return np.asarray(img, dtype=np.uint8).copy()
+
+
+def _px(v: float) -> int:
+    """A coordinate or a line width rounded to whole pixels."""
+    return int(round(v))
+
+
+def _edge(fill: tuple[int, int, int], lighten: float = 1.6) -> tuple[int, int, int]:
+    """The outline of a checker, a borne-off slab or a die of colour ``fill``: darker on a
+    light fill, lighter (by ``lighten``) on a dark one."""
+    return shade(fill, 0.55) if sum(fill) > 380 else shade(fill, lighten)
+
+
+def _draw_frame(draw, g: BoardGeometry) -> None:
+    """The wooden frame, the felt of both halves, the bar and the borne-off tray (split in
+    the middle: player_1's half on top, player_0's below)."""
+    u = g.unit
+    draw.rectangle([_px(g.x0), _px(g.y0), _px(g.x1), _px(g.y1)], fill=WOOD,
+                   outline=WOOD_DARK, width=max(1, _px(2 * u)))
     for a, b in ((g.lx0, g.lx1), (g.rx0, g.rx1)):
-        draw.rectangle([R(a), R(g.iy0), R(b), R(g.iy1)], fill=FELT)
-    # bar
-    draw.rectangle([R(g.lx1), R(g.iy0), R(g.rx0), R(g.iy1)], fill=WOOD_DARK)
-    # borne-off tray
-    draw.rectangle([R(g.tx0), R(g.iy0), R(g.tx1), R(g.iy1)], fill=TRAY)
-    draw.line([R(g.tx0), R(g.ymid), R(g.tx1), R(g.ymid)], fill=WOOD, width=max(1, R(3 * u)))
+        draw.rectangle([_px(a), _px(g.iy0), _px(b), _px(g.iy1)], fill=FELT)
+    draw.rectangle([_px(g.lx1), _px(g.iy0), _px(g.rx0), _px(g.iy1)], fill=WOOD_DARK)
+    draw.rectangle([_px(g.tx0), _px(g.iy0), _px(g.tx1), _px(g.iy1)], fill=TRAY)
+    draw.line([_px(g.tx0), _px(g.ymid), _px(g.tx1), _px(g.ymid)], fill=WOOD,
+              width=max(1, _px(3 * u)))
 
-    # ------------------------------------------------------------------ points
+
+def _draw_points(draw, g: BoardGeometry) -> None:
+    """The 24 triangles, alternating in colour, and player_0's point numbers on the frame."""
+    u = g.unit
     num_font = font(11 * u)
     for column in range(12):
         cx = g.column_x(column)
@@ -165,40 +191,41 @@ def render_rgb(
             y = (g.y0 + g.iy0) / 2 if top else (g.iy1 + g.y1) / 2
             draw_text(draw, (cx, y), str(point), num_font, FRAME_TEXT)
 
-    # ------------------------------------------------------------------ checkers
-    d = g.checker_d
-    count_font = font(0.5 * d)
 
-    def checker(xy, fill, label: str | None = None) -> None:
-        x, y = xy
-        r = d / 2 - 0.5 * u
-        edge = shade(fill, 0.55) if sum(fill) > 380 else shade(fill, 1.6)
-        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=edge,
-                     width=max(1, R(1.5 * u)))
-        ri = r * 0.72
-        draw.ellipse([x - ri, y - ri, x + ri, y + ri], outline=shade(fill, 0.85) if sum(fill) > 380
-                     else shade(fill, 1.25), width=max(1, R(u)))
-        if label:
-            draw_text(draw, (x, y), label, count_font, contrast(fill))
+def _draw_checker(draw, g: BoardGeometry, xy, fill, label: str | None = None) -> None:
+    """One checker at ``xy``: a disc with an inner ring, and ``label`` (a stack's count)."""
+    u = g.unit
+    x, y = xy
+    r = g.checker_d / 2 - 0.5 * u
+    draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=_edge(fill),
+                 width=max(1, _px(1.5 * u)))
+    ri = r * 0.72
+    ring = shade(fill, 0.85) if sum(fill) > 380 else shade(fill, 1.25)
+    draw.ellipse([x - ri, y - ri, x + ri, y + ri], outline=ring, width=max(1, _px(u)))
+    if label:
+        draw_text(draw, (x, y), label, font(0.5 * g.checker_d), contrast(fill))
 
-    def stack(side: int, point: int, n: int) -> None:
-        for k in range(min(n, STACK)):
-            label = str(n) if (k == STACK - 1 and n > STACK) else None
-            checker(g.checker_centre(side, point, k), fills[side], label)
 
+def _draw_checkers(draw, g: BoardGeometry, sides, fills) -> None:
+    """Each side's checkers on its points and the bar: at most :data:`STACK` discs a
+    point, the top one labelled with the count when there are more."""
     for side in (0, 1):
         for point in range(1, 26):
-            if sides[side][point]:
-                stack(side, point, sides[side][point])
+            n = sides[side][point]
+            for k in range(min(n, STACK)):
+                label = str(n) if (k == STACK - 1 and n > STACK) else None
+                _draw_checker(draw, g, g.checker_centre(side, point, k), fills[side], label)
 
-    # ------------------------------------------------------------------ borne off
+
+def _draw_borne_off(draw, g: BoardGeometry, sides, fills) -> None:
+    """Each side's borne-off checkers as slabs in its half of the tray, and their count."""
+    u = g.unit
     tray_font = font(11 * u)
     slab_h = 0.41 * (g.iy1 - g.iy0) / 15
     pad = 4 * u
     for side in (0, 1):
         n = sides[side][0]
         fill = fills[side]
-        edge = shade(fill, 0.55) if sum(fill) > 380 else shade(fill, 1.6)
         for i in range(min(n, 15)):
             if side == 0:
                 yb = g.iy1 - 1 * u - i * slab_h
@@ -206,76 +233,89 @@ def render_rgb(
             else:
                 yt = g.iy0 + 1 * u + i * slab_h
                 box = [g.tx0 + pad, yt, g.tx1 - pad, yt + slab_h - u]
-            draw.rounded_rectangle(box, radius=2 * u, fill=fill, outline=edge, width=max(1, R(u)))
+            draw.rounded_rectangle(box, radius=2 * u, fill=fill, outline=_edge(fill),
+                                   width=max(1, _px(u)))
         yl = g.iy1 - 15 * slab_h - 9 * u if side == 0 else g.iy0 + 15 * slab_h + 9 * u
         draw_text(draw, ((g.tx0 + g.tx1) / 2, yl), f"off {n}", tray_font, FRAME_TEXT)
 
-    # ------------------------------------------------------------------ dice
-    if dice:
-        die = 0.95 * d
-        gap = 0.3 * die
-        n_dice = len(dice)
-        centre_x = g.dice_centre(on_roll)[0]
-        total = n_dice * die + (n_dice - 1) * gap
-        fill = fills[on_roll]
-        pip_col = contrast(fill)
-        edge = shade(fill, 0.55) if sum(fill) > 380 else shade(fill, 1.8)
-        spots = {
-            1: [(0, 0)],
-            2: [(-1, -1), (1, 1)],
-            3: [(-1, -1), (0, 0), (1, 1)],
-            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-            5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-        }
-        for i, value in enumerate(dice):
-            x = centre_x - total / 2 + i * (die + gap)
-            y = g.ymid - die / 2
-            draw.rounded_rectangle([x, y, x + die, y + die], radius=die * 0.18, fill=fill,
-                                   outline=edge, width=max(1, R(1.5 * u)))
-            pr = die * 0.09
-            for sx, sy in spots.get(int(value), []):
-                px, py = x + die / 2 + sx * die * 0.27, y + die / 2 + sy * die * 0.27
-                draw.ellipse([px - pr, py - pr, px + pr, py + pr], fill=pip_col)
-            if int(value) not in spots:
-                draw_text(draw, (x + die / 2, y + die / 2), str(value), count_font, pip_col)
 
-    # ------------------------------------------------------------------ cube (0: none)
+_SPOTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+"""The pips of each face, in steps of a quarter die from its centre."""
+
+
+def _draw_dice(draw, g: BoardGeometry, dice: Sequence[int], roller: int, fill) -> None:
+    """The ``roller``'s dice, in his checker colour ``fill``, side by side in the middle of
+    his right-hand half of the board; a value without a face is written as a number."""
+    u = g.unit
+    die = 0.95 * g.checker_d
+    gap = 0.3 * die
+    total = len(dice) * die + (len(dice) - 1) * gap
+    centre_x = g.dice_centre(roller)[0]
+    pip_col = contrast(fill)
+    for i, value in enumerate(dice):
+        x = centre_x - total / 2 + i * (die + gap)
+        y = g.ymid - die / 2
+        draw.rounded_rectangle([x, y, x + die, y + die], radius=die * 0.18, fill=fill,
+                               outline=_edge(fill, 1.8), width=max(1, _px(1.5 * u)))
+        pr = die * 0.09
+        for sx, sy in _SPOTS.get(int(value), []):
+            px, py = x + die / 2 + sx * die * 0.27, y + die / 2 + sy * die * 0.27
+            draw.ellipse([px - pr, py - pr, px + pr, py + pr], fill=pip_col)
+        if int(value) not in _SPOTS:
+            draw_text(draw, (x + die / 2, y + die / 2), str(value), font(0.5 * g.checker_d),
+                      pip_col)
+
+
+def _draw_cube(draw, g: BoardGeometry, cube_value: int, owner: int | None) -> None:
+    """The doubling cube in the column left of the board, at its ``owner``'s end (side 0 or
+    1) or in the middle when centred (``None``, a cube of 1 showing 64); none for a
+    ``cube_value`` of 0."""
     cs, (cx, cy) = g.cube_size, g.cube_centre(owner)
     shown = 64 if (owner is None and cube_value == 1) else cube_value
-    if shown:
-        draw.rounded_rectangle([cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2],
-                               radius=cs * 0.15, fill=CUBE_RGB, outline=(30, 30, 30),
-                               width=max(1, R(1.5 * u)))
-        draw_text(draw, (cx, cy), str(shown), font((0.5 if shown < 100 else 0.38) * cs), (20, 20, 20))
+    if not shown:
+        return
+    draw.rounded_rectangle([cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2],
+                           radius=cs * 0.15, fill=CUBE_RGB, outline=(30, 30, 30),
+                           width=max(1, _px(1.5 * g.unit)))
+    draw_text(draw, (cx, cy), str(shown), font((0.5 if shown < 100 else 0.38) * cs),
+              (20, 20, 20))
 
-    # ------------------------------------------------------------------ header/footer
+
+def _shown_id(position: Position, position_id: str | None) -> str | None:
+    """The Position ID to print: the one given, else ``position``'s own (none for a board
+    that is not 15 checkers a side)."""
+    if position_id is not None:
+        return position_id
+    try:
+        return position.position_id()
+    except Exception:  # not a 15-checker position
+        return None
+
+
+def _draw_labels(draw, g: BoardGeometry, lines, fills, title: str | None,
+                 pid: str | None) -> None:
+    """The header (player_1) and footer (player_0) lines, each after a disc of the side's
+    colour, the ``title`` top right and the Position ID bottom right."""
+    u = g.unit
     info_font = font(13 * u)
-    lines = player_lines(position, flip=flip, names=names, colours=colours, status=status)
-
-    def info(side: int, y: float) -> None:
+    for side, y in ((1, g.y0 / 2), (0, (g.y1 + g.height) / 2)):
         r = 6 * u
         x = g.x0 + r + 2 * u
-        fill = fills[side]
-        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=contrast(BACKGROUND))
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=fills[side],
+                     outline=contrast(BACKGROUND))
         draw_text(draw, (x + r + 6 * u, y), lines[side], info_font, TEXT, anchor="lm")
-
-    info(1, g.y0 / 2)
-    info(0, (g.y1 + g.height) / 2)
     if title:
         draw_text(draw, (g.x1, g.y0 / 2), title, info_font, TEXT, anchor="rm")
-    pid = position_id
-    if pid is None:
-        try:
-            pid = position.position_id()
-        except Exception:  # not a 15-checker position
-            pid = None
     if pid:
-        draw_text(draw, (g.x1, (g.y1 + g.height) / 2), f"ID {pid}", font(11 * u), (170, 185, 175),
-              anchor="rm")
-
-    img = img.reduce(ss)  # box filter: smooth edges, flat areas keep their exact colour
-    return np.asarray(img, dtype=np.uint8).copy()
+        draw_text(draw, (g.x1, (g.y1 + g.height) / 2), f"ID {pid}", font(11 * u),
+                  (170, 185, 175), anchor="rm")
 
 
 def player_lines(position: Position, *, flip: bool = False,
