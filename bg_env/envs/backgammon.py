@@ -480,7 +480,8 @@ class raw_env(AECEnv):
         g = self.game
         frame = game_frame(g, tuple(self.possible_agents))
         extra = [f"{frame.line()}; phase {g.phase}; cube {g.cube_value} "
-                 f"({'centred' if g.cube_owner == -1 else self.possible_agents[g.cube_owner]})"]
+                 f"({'centred' if g.cube_owner == -1 else self.possible_agents[g.cube_owner]})"
+                 + (f"; {frame.offer}" if frame.offer else "")]
         if g.played:
             extra.append(" played so far: " + " ".join(str(m) for m in g.played))
         if g.variant.name != "standard":

@@ -9,6 +9,10 @@ on its side of the picture, and its name carries what it does now: ``on roll`` (
 question or the checker play), ``to take`` (a double or a beaver to answer). When the game
 is over the winner is named: ``wins N (outcome)``.
 
+While a double (or a beaver) waits for its answer, both views show the offer: the picture
+draws the cube at the offered value on the taker's half of the board, as GNU Backgammon
+does, and the text board says ``player_0 doubles to 2`` (``player_1 beavers to 4``).
+
 The picture itself stays drawn from player_0's side (:mod:`bg_env.envs.render`), so the
 frames of a game do not flip as the turn passes.
 """
@@ -49,6 +53,13 @@ class Frame:
     title: str = ""
     """The picture's top-right text: the match score (``match to 7: 3-5 (Crawford
     game)``), or nothing."""
+    offered_value: int = 0
+    """The cube value offered to :attr:`side` (who is to take) while a double or a beaver
+    waits for his answer; 0 when none waits. :attr:`cube_value` and :attr:`cube_owner`
+    stay the cube's until the answer."""
+    offer: str = ""
+    """The text board's words for that offer: ``"player_0 doubles to 2"``,
+    ``"player_1 beavers to 4"``; ``""`` when none waits."""
 
     @property
     def name(self) -> str:
@@ -70,9 +81,12 @@ class Frame:
         from .render import render_rgb
 
         kwargs.setdefault("title", self.title or None)
-        return render_rgb(self.board, dice=self.dice, cube_value=self.cube_value,
-                          cube_owner=self.cube_owner, flip=self.side == 1, names=self.names,
-                          status=self.status, position_id=self.position_id, **kwargs)
+        offered = self.offered_value != 0
+        return render_rgb(self.board, dice=self.dice,
+                          cube_value=self.offered_value if offered else self.cube_value,
+                          cube_owner=self.cube_owner, cube_offered=0 if offered else None,
+                          flip=self.side == 1, names=self.names, status=self.status,
+                          position_id=self.position_id, **kwargs)
 
     def png(self, **kwargs) -> bytes:
         """:meth:`image` as PNG bytes (a notebook's ``_repr_png_``)."""
@@ -89,6 +103,17 @@ def _status(game: Game) -> str:
     if game.phase in (Phase.TAKE, Phase.BEAVER_TAKE):
         return "to take"
     return "on roll"
+
+
+def _offer(game: Game, names: tuple[str, str]) -> tuple[int, str]:
+    """The cube value offered to the side to act and the text board's words for it, while
+    a double (``TAKE``) or a beaver (``BEAVER_TAKE``) waits for his answer; ``(0, "")``
+    otherwise. The offer comes from the other side: the doubler, or the beaverer."""
+    verb = {Phase.TAKE: "doubles", Phase.BEAVER_TAKE: "beavers"}.get(game.phase)
+    if verb is None:
+        return 0, ""
+    value = game.pending_cube
+    return value, f"{names[1 - game.actor]} {verb} to {value}"
 
 
 def _position_id(pos: Position) -> str:
@@ -117,7 +142,9 @@ def game_frame(game: Game, names: tuple[str, str] = AGENTS, match=None) -> Frame
     board = game.position if side == game.turn else game.position.swap()
     dice = tuple(game.dice) if game.phase == Phase.MOVE and side == game.turn else None
     owner = None if game.cube_owner == -1 else int(game.cube_owner != side)
+    offered, offer = _offer(game, tuple(names))
     return Frame(side=side, status=_status(game), board=standard_view(board, game.variant),
                  position_id=_position_id(board), dice=dice or None,
                  cube_value=game.cube_value if game.rules.cube else 0, cube_owner=owner,
-                 names=tuple(names), title=match_title(match))
+                 names=tuple(names), title=match_title(match), offered_value=offered,
+                 offer=offer)

@@ -13,7 +13,10 @@ back as a video do not flip at every turn:
 * the dice are drawn on the right half of the board when player_0 is on roll and on the
   left half (player_1's right hand) when player_1 is, in the roller's checker colour;
 * the doubling cube sits in the column left of the board: in the middle when centred
-  (showing 64), at the bottom when player_0 owns it, at the top when player_1 does.
+  (showing 64), at the bottom when player_0 owns it, at the top when player_1 does;
+* a double waiting for an answer (``cube_offered``) is drawn as GNU Backgammon draws it:
+  the cube leaves the column and lies, showing the doubled value, in the middle of the
+  taker's right-hand half of the board (where his dice go).
 
 A :class:`~bg_env.core.position.Position` is seen from the player on roll. Pass
 ``flip=False`` when that player is player_0 and ``flip=True`` when it is player_1; the
@@ -88,6 +91,7 @@ def render_rgb(
     dice: Sequence[int] | None = None,
     cube_value: int = 1,
     cube_owner: int | None = None,
+    cube_offered: int | None = None,
     flip: bool = False,
     colours: tuple[Colour, Colour] = ("white", "black"),
     names: tuple[str, str] = ("player_0", "player_1"),
@@ -105,6 +109,11 @@ def render_rgb(
         cube_value: the doubling cube's value; a centred cube showing 1 is drawn as 64; 0: none.
         cube_owner: ``None`` for a centred cube, ``0`` when the player on roll
             (``position.me``) owns it, ``1`` when his opponent does.
+        cube_offered: ``None`` unless a double waits for an answer; then ``0`` when it is
+            offered to the player on roll (``position.me``: the board is seen from the
+            taker), ``1`` when to his opponent. ``cube_value`` is then the value offered
+            (the doubled one), drawn on the taker's half of the board, and ``cube_owner``
+            is not drawn.
         flip: ``False`` if the player on roll is player_0, ``True`` if he is player_1.
             The board is drawn from player_0's side either way (see the module doc).
         colours: checker colours of (player_0, player_1): Pillow colour names or RGB.
@@ -121,6 +130,8 @@ def render_rgb(
         raise ValueError(f"image size {width}x{height} is too small")
     if cube_owner not in (None, 0, 1):
         raise ValueError(f"cube_owner must be None, 0 or 1, got {cube_owner!r}")
+    if cube_offered not in (None, 0, 1):
+        raise ValueError(f"cube_offered must be None, 0 or 1, got {cube_offered!r}")
 
     ss = _SUPERSAMPLE
     g = board_geometry(width * ss, height * ss)
@@ -131,6 +142,7 @@ def render_rgb(
     sides = (position.opp, position.me) if flip else (position.me, position.opp)
     on_roll = 1 if flip else 0
     owner = None if cube_owner is None else (on_roll if cube_owner == 0 else 1 - on_roll)
+    taker = None if cube_offered is None else (on_roll if cube_offered == 0 else 1 - on_roll)
     fills = (checker_rgb(colours[0]), checker_rgb(colours[1]))
 
     _draw_frame(draw, g)
@@ -139,7 +151,7 @@ def render_rgb(
     _draw_borne_off(draw, g, sides, fills)
     if dice:
         _draw_dice(draw, g, dice, on_roll, fills[on_roll])
-    _draw_cube(draw, g, cube_value, owner)
+    _draw_cube(draw, g, cube_value, owner, taker)
     lines = player_lines(position, flip=flip, names=names, colours=colours, status=status)
     _draw_labels(draw, g, lines, fills, title, _shown_id(position, position_id))
 
@@ -273,12 +285,18 @@ def _draw_dice(draw, g: BoardGeometry, dice: Sequence[int], roller: int, fill) -
                       pip_col)
 
 
-def _draw_cube(draw, g: BoardGeometry, cube_value: int, owner: int | None) -> None:
+def _draw_cube(draw, g: BoardGeometry, cube_value: int, owner: int | None,
+               taker: int | None = None) -> None:
     """The doubling cube in the column left of the board, at its ``owner``'s end (side 0 or
     1) or in the middle when centred (``None``, a cube of 1 showing 64); none for a
-    ``cube_value`` of 0."""
-    cs, (cx, cy) = g.cube_size, g.cube_centre(owner)
-    shown = 64 if (owner is None and cube_value == 1) else cube_value
+    ``cube_value`` of 0. While a double is offered to ``taker`` (side 0 or 1), the cube
+    shows the offered ``cube_value`` on his half of the board instead
+    (:meth:`~bg_env.envs.render_layout.BoardGeometry.offered_cube_centre`)."""
+    if taker is not None:
+        cs, (cx, cy), shown = g.cube_size, g.offered_cube_centre(taker), cube_value
+    else:
+        cs, (cx, cy) = g.cube_size, g.cube_centre(owner)
+        shown = 64 if (owner is None and cube_value == 1) else cube_value
     if not shown:
         return
     draw.rounded_rectangle([cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2],

@@ -200,6 +200,12 @@ class BoardGeometry:
             return cx, self.iy1 - self.cube_size / 2 - 2 * self.unit
         return cx, self.iy0 + self.cube_size / 2 + 2 * self.unit
 
+    def offered_cube_centre(self, taker: int) -> tuple[float, float]:
+        """Centre of a doubling cube on offer, waiting for ``taker``'s answer (0 = player_0,
+        1 = player_1): off the cube column, in the middle of the taker's right-hand half of
+        the board, where his dice go, as GNU Backgammon draws a double."""
+        return self.dice_centre(taker)
+
     def dice_centre(self, roller: int) -> tuple[float, float]:
         """Centre of the dice when ``roller`` (0 = player_0, 1 = player_1) is on roll."""
         if roller == 0:

@@ -40,6 +40,33 @@ def board_rows(img: np.ndarray) -> np.ndarray:
     return img[int(g.y0) + 1 : int(g.y1) - 1]
 
 
+def cube_face(centre) -> tuple[float, float]:
+    """A point on the face of the cube centred at ``centre``, left of its number."""
+    return centre[0] - 0.35 * board_geometry().cube_size, centre[1]
+
+
+def _ink(img: np.ndarray, centre) -> np.ndarray:
+    """How dark each pixel around ``centre`` is against the cube's face."""
+    h, (cx, cy) = int(0.4 * board_geometry().cube_size), (int(c) for c in centre)
+    box = img[cy - h : cy + h + 1, cx - h : cx + h + 1].astype(float)
+    return np.clip(sum(CUBE_RGB) - box.sum(axis=2), 0, None)
+
+
+def cube_number(img: np.ndarray, centre) -> int:
+    """The number read on the cube centred at ``centre``: the cube value (2..64) whose
+    figure, as an owned cube in the column shows it, best matches the ink there (normalised
+    correlation, shifted up to 2 pixels either way against sub-pixel placement)."""
+    ink, column = _ink(img, centre), board_geometry().cube_centre(0)
+
+    def match(value: int) -> float:
+        ref = _ink(render_rgb(Position.start(), cube_value=value, cube_owner=0), column)
+        return max(float((ink * np.roll(ref, (dy, dx), (0, 1))).sum())
+                   / (np.linalg.norm(ink) * np.linalg.norm(ref) + 1e-9)
+                   for dy in range(-2, 3) for dx in range(-2, 3))
+
+    return max((2, 4, 8, 16, 32, 64), key=match)
+
+
 # ---------------------------------------------------------------------------- shape
 
 
@@ -242,9 +269,22 @@ def test_cube_value_shown():
     assert not np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("offered, flip, taker", [(0, 0, 0), (1, 0, 1), (0, 1, 1), (1, 1, 0)])
+def test_offered_cube_lies_on_the_takers_half_at_its_value(offered, flip, taker):
+    g = board_geometry()  # as GNU Backgammon draws a double: where the taker's dice go
+    img = render_rgb(Position.start(), cube_value=8, cube_owner=0, cube_offered=offered,
+                     flip=bool(flip))
+    assert near(img, cube_face(g.offered_cube_centre(taker)), CUBE_RGB)
+    elsewhere = [g.offered_cube_centre(1 - taker)] + [g.cube_centre(o) for o in (None, 0, 1)]
+    assert not any(near(img, cube_face(xy), CUBE_RGB) for xy in elsewhere)  # column empty
+    assert cube_number(img, g.offered_cube_centre(taker)) == 8
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError):
         render_rgb(Position.start(), cube_owner=2)
+    with pytest.raises(ValueError):
+        render_rgb(Position.start(), cube_offered=-1)
     with pytest.raises(ValueError):
         render_rgb(Position.start(), width=10, height=10)
 
@@ -275,7 +315,7 @@ def test_pillow_is_imported_lazily():
 # carries the status, its dice sit on its side, and the Position ID is from its side.
 
 from bg_env import backgammon_plays_v0, backgammon_v0  # noqa: E402
-from bg_env.core.actions import DOUBLE, TAKE  # noqa: E402
+from bg_env.core.actions import BEAVER, DOUBLE, TAKE  # noqa: E402
 from bg_env.envs.frame import game_frame  # noqa: E402
 from bg_env.envs.play_env import BackgammonPlaysEnv  # noqa: E402
 from bg_env.envs.render import player_lines  # noqa: E402
@@ -286,6 +326,14 @@ ASYMMETRIC = "sGfwATDgc/ABMA"  # after the opening 8/5 6/5: the two sides see di
 def _seated(agent: str, render_mode: str, **config):
     env = backgammon_v0.raw_env(render_mode=render_mode, **config)
     env.reset(seed=0, options={"position_id": ASYMMETRIC, "agent": agent, "dice": (4, 2)})
+    return env
+
+
+def _doubled(agent: str, render_mode: str, **config):
+    """An env where ``agent``, on roll before rolling, has just doubled."""
+    env = backgammon_v0.raw_env(render_mode=render_mode, cube=True, **config)
+    env.reset(seed=0, options={"position_id": ASYMMETRIC, "agent": agent})
+    env.step(DOUBLE)
     return env
 
 
@@ -329,9 +377,7 @@ def test_frame_names_the_side_to_act_from_either_seat(agent, side):
 
 
 def test_frame_and_text_name_the_taker_while_a_double_waits():
-    env = backgammon_v0.raw_env(render_mode="ansi", cube=True)
-    env.reset(seed=0, options={"position_id": ASYMMETRIC, "agent": "player_0"})
-    env.step(DOUBLE)
+    env = _doubled("player_0", "ansi")
     frame = game_frame(env.game)
     assert (frame.name, frame.status, frame.dice) == ("player_1", "to take", None)
     assert frame.position_id == env.position_id() == Position.from_position_id(ASYMMETRIC).swap().position_id()
@@ -339,6 +385,32 @@ def test_frame_and_text_name_the_taker_while_a_double_waits():
     assert " player_1 (X) to take" in text and "X (to take)" in text
     assert f"Position ID: {env.position_id()}" in text
     assert player_lines(frame.board, flip=True, status=frame.status)[1].endswith("- to take")
+
+
+@pytest.mark.parametrize("agent", ["player_0", "player_1"])
+def test_an_offered_double_shows_the_doubled_cube_on_the_takers_side(agent):
+    env, taker, g = _doubled(agent, "rgb_array"), 1 - int(agent[-1]), board_geometry()
+    frame, offered = game_frame(env.game), env.render()
+    # the same position without the offer: the centred cube (64) in its column
+    plain = render_rgb(frame.board, cube_value=1, flip=taker == 1, status=frame.status,
+                       position_id=frame.position_id)
+    ys, xs = np.nonzero(np.any(offered != plain, axis=2))
+    cubes = [g.cube_centre(None), g.offered_cube_centre(taker)]
+    at = [(abs(xs - x) <= g.cube_size / 2 + 2) & (abs(ys - y) <= g.cube_size / 2 + 2)
+          for x, y in cubes]
+    assert at[0].any() and at[1].any() and (at[0] | at[1]).all()  # only the cube moved
+    assert near(offered, cube_face(cubes[1]), CUBE_RGB)  # on the taker's half
+    assert cube_number(offered, cubes[1]) == 2 and not near(offered, cube_face(cubes[0]), CUBE_RGB)
+    taker_line = f" {frame.name} (X) to take; phase take; cube 1 (centred); {agent} doubles to 2"
+    assert taker_line in _doubled(agent, "ansi").render()  # the text board says the same
+
+
+def test_a_beaver_offers_the_redoubled_cube_to_the_doubler():
+    env = _doubled("player_1", "rgb_array", beaver=True)
+    env.step(BEAVER)  # player_0 beavers: player_1, who doubled, is to take a 4-cube
+    frame = game_frame(env.game)  # (the text board writes frame.offer after the cube)
+    assert (frame.name, frame.offer) == ("player_1", "player_0 beavers to 4")
+    assert cube_number(env.render(), board_geometry().offered_cube_centre(1)) == 4
 
 
 @pytest.mark.parametrize("agent", ["player_0", "player_1"])
