@@ -9,6 +9,7 @@ over, since they are always the next move of the chosen play).
 
 from __future__ import annotations
 
+import warnings
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -17,7 +18,12 @@ from bg_env.actions import ROLL, TAKE
 from bg_env.core.game import Phase
 from bg_env.core.moves import Play
 
-__all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent"]
+__all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent", "VariantWarning"]
+
+
+class VariantWarning(UserWarning):
+    """An evaluator of standard backgammon boards plays a variant whose boards are not
+    backgammon boards (Plakoto, Long Nardy): it still plays, but its choices mean little."""
 
 
 @runtime_checkable
@@ -37,9 +43,13 @@ class PlayAgent:
     """
 
     name = "play-agent"
+    reads_backgammon_boards = False
+    """True for an evaluator of standard backgammon boards (pubeval, td, ppo, gnubg): it
+    warns (:meth:`warn_if_variant_unread`) where a variant's boards are not such boards."""
 
     def __init__(self) -> None:
         self._plan: tuple | None = None  # (game id, turns, base, Play)
+        self._variant_seen: str | None = None  # the variant last checked
 
     # ---- to override
     def choose_play(self, plays: list[Play], env) -> Play:
@@ -51,6 +61,22 @@ class PlayAgent:
         if ROLL in legal:
             return ROLL
         return TAKE if TAKE in legal else legal[0]
+
+    def warn_if_variant_unread(self, env) -> None:
+        """A :class:`VariantWarning`, once per variant played, when this agent reads
+        backgammon boards only and ``env``'s variant is not read as one
+        (:attr:`~bg_env.core.variants.Variant.backgammon_boards`). Its subclasses call it
+        first thing in :meth:`choose_play`."""
+        variant = getattr(getattr(env, "game", None), "variant", None)
+        if not self.reads_backgammon_boards or variant is None:
+            return
+        if variant.name == getattr(self, "_variant_seen", None):
+            return
+        self._variant_seen = variant.name
+        if not variant.backgammon_boards:
+            warnings.warn(f"{self.name} judges standard backgammon boards; in {variant.name} "
+                          f"its inputs mean little, so it plays as an arbitrary weak opponent",
+                          VariantWarning, stacklevel=3)
 
     # ---- protocol
     def act(self, env) -> int:

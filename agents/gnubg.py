@@ -29,6 +29,7 @@ class GnubgAgent(PlayAgent):
     """gnubg-nn at ``plies`` (0 = the raw net, 1 = one ply of lookahead)."""
 
     name = "gnubg"
+    reads_backgammon_boards = True
 
     def __init__(self, plies: int = 0, cube_settings: CubeSettings | None = None) -> None:
         super().__init__()
@@ -44,6 +45,7 @@ class GnubgAgent(PlayAgent):
         self.name = f"gnubg:{self.plies}" if self.plies else "gnubg"
 
     def choose_play(self, plays, env=None):
+        self.warn_if_variant_unread(env)
         if len(plays) == 1:
             return plays[0]
         scores = []

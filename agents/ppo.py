@@ -114,6 +114,7 @@ class PPOAgent(PlayAgent):
     """
 
     name = "ppo"
+    reads_backgammon_boards = True
 
     def __init__(self, actor, max_candidates: int | None = None, critic=None) -> None:
         super().__init__()
@@ -139,6 +140,7 @@ class PPOAgent(PlayAgent):
         return ordered, logits.numpy()
 
     def choose_play(self, plays: list[Play], env=None) -> Play:
+        self.warn_if_variant_unread(env)
         if len(plays) == 1:
             return plays[0]
         ordered, logits = self.scores(plays)

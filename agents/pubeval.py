@@ -49,7 +49,6 @@ gnubg-nn orientation (checked against gnubg-nn 1.1.0a11, see the tests):
 
 from __future__ import annotations
 
-import warnings
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -195,21 +194,8 @@ class PubevalAgent(PlayAgent):
     begun by a forced move, before the remaining moves)."""
 
     name = "pubeval"
-    _variant = None  # the variant last played (checked once by _warn_if_not_judged)
+    reads_backgammon_boards = True
 
     def choose_play(self, plays: Sequence[Play], env=None) -> Play:
-        variant = getattr(getattr(env, "game", None), "variant", None)
-        if variant is not None and variant is not self._variant:
-            self._variant = variant
-            _warn_if_not_judged(variant)
+        self.warn_if_variant_unread(env)
         return best_of(plays, plays[0].start.is_race())
-
-
-def _warn_if_not_judged(variant) -> None:
-    """A warning when pubeval plays a variant whose boards it does not judge (Plakoto, Long
-    Nardy): it still plays, but its scores mean nothing there."""
-    from bg_env.envs.kernel_batch import pubeval_judges
-
-    if not pubeval_judges(variant):
-        warnings.warn(f"pubeval judges backgammon boards; in {variant.name} its inputs mean "
-                      f"nothing, so it plays as an arbitrary weak opponent", stacklevel=3)

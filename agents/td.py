@@ -100,7 +100,8 @@ class TDAgent(PlayAgent):
     spec): the ``prune`` plays that 0-ply rates best are rated by the average over the
     opponent's 21 rolls of the position after his 0-ply best reply. Its cube decisions
     stay those of the 0-ply probabilities (:meth:`probabilities`). In a variant whose
-    checkers do not move as in backgammon it plays 0-ply.
+    checkers do not move as in backgammon it plays 0-ply; where the boards are not
+    backgammon boards (Plakoto, Long Nardy) it warns (:class:`~agents.base.VariantWarning`).
 
     Args:
         net: the evaluator.
@@ -113,6 +114,7 @@ class TDAgent(PlayAgent):
     """
 
     name = "td"
+    reads_backgammon_boards = True
 
     def __init__(self, net: TDNet, cube_settings: CubeSettings | None = None,
                  plies: int = 0, prune: int | None = 8) -> None:
@@ -139,6 +141,7 @@ class TDAgent(PlayAgent):
         return cube_action(env, legal, self.probabilities, self.cube_settings)
 
     def choose_play(self, plays: list[Play], env=None) -> Play:
+        self.warn_if_variant_unread(env)
         if len(plays) == 1:
             return plays[0]
         variant = getattr(getattr(env, "game", None), "variant", None)

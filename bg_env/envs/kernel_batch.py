@@ -58,11 +58,8 @@ def kernels_play(opponent, config: EnvConfig) -> bool:
 
 def pubeval_judges(variant) -> bool:
     """Whether pubeval, an evaluator of standard backgammon boards, judges ``variant``'s
-    plays: the backgammon family (the two sides facing each other, a lone checker hit),
-    sudden death and Caucasian included; not Plakoto (a pinned checker is not a blot) or
-    Long Nardy (both sides move the same way round)."""
-    variant = get_variant(variant)
-    return variant.geometry == "opposite" and variant.landing == "hit"
+    plays (:attr:`~bg_env.core.variants.Variant.backgammon_boards`)."""
+    return get_variant(variant).backgammon_boards
 
 
 class KernelBatch:

@@ -260,17 +260,3 @@ def test_race_flag_cases_match_pub_best_move(gnubg, pid, dice, pre, post):
     move = gnubg.pub_best_move(pos.gnubg_board(), *dice)
     assert apply_gnubg_move(pos, move).position_id() == pre
 
-
-def test_pubeval_warns_where_it_does_not_judge_the_boards():
-    import warnings
-
-    from agents import load_agent
-    from agents.evaluate import evaluate
-
-    for variant in ("plakoto", "long_nardy"):
-        with pytest.warns(UserWarning, match=f"in {variant} its inputs mean nothing"):
-            evaluate(load_agent("pubeval"), load_agent("random"), games=2, variant=variant)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # nothing to say in the backgammon family
-        for variant in ("standard", "nackgammon"):
-            evaluate(load_agent("pubeval"), load_agent("random"), games=2, variant=variant)

@@ -61,6 +61,15 @@ class Variant:
         )
 
     @property
+    def backgammon_boards(self) -> bool:
+        """Its boards read as standard backgammon boards: the two sides face each other and
+        a lone checker landed on is hit. An evaluator of backgammon boards (pubeval, a
+        network trained on standard rules) judges them: the backgammon family, sudden death
+        and Caucasian included; not Plakoto (a pinned checker is not a blot) or Long Nardy
+        (both sides move the same way round)."""
+        return self.geometry == "opposite" and self.landing == "hit"
+
+    @property
     def has_bar(self) -> bool:
         return self.landing == "hit"
 
