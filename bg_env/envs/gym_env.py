@@ -40,7 +40,9 @@ Arguments:
     opponent: an agent object with ``act(env) -> int``, a callable ``f(env) -> int``, or
         a spec string; ``"random"`` (uniform over the legal actions) is built in, other
         specs (``"pubeval"``, ``"td"``, ...) are looked up in the opponent registry
-        (:mod:`bg_env.envs.opponents`), which the agents package fills.
+        (:mod:`bg_env.envs.opponents`), which the agents package fills. An opponent with
+        a generator of its own (``"random:7"``, ``agents.RandomAgent``) is reseeded by
+        ``reset(seed=...)`` (:func:`~bg_env.envs.opponents.seed_opponent`): one seed, one game.
     learner: ``None`` (random colour per episode), ``"player_0"`` or ``"player_1"``.
     illegal_action: ``"lose"`` (default) or ``"raise"``.
     illegal_reward: the learner's reward for an illegal action under ``"lose"``.
@@ -57,7 +59,7 @@ import numpy as np
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError, action_index
 from .backgammon import raw_env
-from .opponents import make_opponent
+from .opponents import make_opponent, seed_opponent
 from .start import step_refused
 
 __all__ = ["BackgammonEnv", "RandomPolicy", "resolve_opponent"]
@@ -115,6 +117,8 @@ class BackgammonEnv(gym.Env):
         super().reset(seed=seed)
         # a seed reseeds the game's generator from ours; otherwise the game continues its own
         game_seed = int(self.np_random.integers(2**31)) if seed is not None else None
+        if seed is not None:
+            seed_opponent(self.opponent, seed)
         self.game_env.reset(seed=game_seed, options=options)
         if self.learner_choice is None:
             self.learner = self.game_env.possible_agents[int(self.np_random.integers(2))]

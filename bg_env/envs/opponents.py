@@ -29,12 +29,17 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any, Callable
 
-__all__ = ["ENTRY_POINT_GROUP", "register_opponent", "make_opponent", "known_opponents"]
+import numpy as np
+
+__all__ = ["ENTRY_POINT_GROUP", "register_opponent", "make_opponent", "known_opponents",
+           "seed_opponent"]
 
 ENTRY_POINT_GROUP = "bg_env.opponents"
 """The entry-point group whose names are opponent kinds and whose objects are factories."""
 
 _FACTORIES: dict[str, Callable[[str], Any]] = {}
+
+_OPPONENT_STREAM = 0x6F7070  # keeps an opponent's stream apart from the env's of one seed
 
 
 def register_opponent(kind: str, factory: Callable[[str], Any]) -> None:
@@ -88,3 +93,26 @@ def make_opponent(spec: str) -> Any:
         factory = ep.load()
         register_opponent(kind, factory)
     return factory(spec)
+
+
+def seed_opponent(opponent: Any, seed: int) -> None:
+    """Restart the own generator of ``opponent`` (an agent, or its bound ``act`` or
+    ``choose_play``) from an env's ``reset(seed=seed)``, so that the same seed plays the
+    same game again. Only an opponent with a ``seed(n)`` method has a generator of its
+    own (``agents.RandomAgent``); one with a seed of its own (``own_seed``, as
+    ``"random:7"``) has it mixed in, so that ``random:7`` and ``random:8`` still differ.
+
+    >>> class Coin:
+    ...     own_seed = None
+    ...     def seed(self, n):
+    ...         self.n = n
+    >>> a, b = Coin(), Coin()
+    >>> seed_opponent(a, 5); seed_opponent(b, 5); a.n == b.n
+    True
+    """
+    agent = getattr(opponent, "__self__", opponent)
+    if not callable(getattr(agent, "seed", None)):
+        return
+    own = getattr(agent, "own_seed", None)
+    entropy = [_OPPONENT_STREAM, int(seed)] + ([] if own is None else [1, int(own)])
+    agent.seed(int(np.random.SeedSequence(entropy).generate_state(1)[0]))

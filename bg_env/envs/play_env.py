@@ -74,7 +74,9 @@ Arguments:
         spec such as ``"pubeval"`` or ``"td:PATH"`` (looked up in the opponent registry,
         :mod:`bg_env.envs.opponents`), an object with ``choose_play(plays, env) -> Play``, or a callable
         ``f(plays, env)`` returning a ``Play`` or an index into ``plays``. It can be
-        swapped between episodes with :meth:`set_opponent`.
+        swapped between episodes with :meth:`set_opponent`. An opponent with a generator
+        of its own (``"random:7"``) is reseeded by ``reset(seed=...)``
+        (:func:`~bg_env.envs.opponents.seed_opponent`): one seed, one game.
     max_candidates: K, the number of candidate rows (default 64).
     learner: ``None`` (colour drawn each episode), ``"player_0"`` or ``"player_1"``.
     reward: ``"points"`` or ``"win"``.
@@ -105,7 +107,7 @@ import numpy as np
 from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
 from ..core.moves import Play
 from ..core.position import Position, render_text
-from .opponents import make_opponent
+from .opponents import make_opponent, seed_opponent
 from .start import step_refused
 
 __all__ = [
@@ -363,6 +365,8 @@ class BackgammonPlaysEnv(gym.Env):
         if "position_id" in options:
             Game(self.rules).variant.position_from_id(options["position_id"])
         super().reset(seed=seed)
+        if seed is not None:
+            seed_opponent(self.opponent, seed)
         for _ in range(1000):
             if self.learner_choice is None:
                 self.side = int(self.np_random.integers(2))
