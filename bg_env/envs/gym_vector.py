@@ -54,6 +54,7 @@ Seeding:
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -198,9 +199,8 @@ def make_moves_vector_env(num_envs: int = 1, opponent: Any = "random", **kwargs)
             and kernels_play(opponent, EnvConfig.from_kwargs(**config))):
         return BackgammonVectorEnv(num_envs, autoreset_mode=mode, opponent=opponent, **kwargs)
     _check_num_envs(num_envs)
-    return MaskedSyncVectorEnv(
-        [lambda: BackgammonEnv(opponent=opponent, **kwargs) for _ in range(num_envs)],
-        autoreset_mode=mode)
+    return MaskedSyncVectorEnv([partial(BackgammonEnv, opponent=opponent, **kwargs)] * num_envs,
+                               autoreset_mode=mode)
 
 
 def make_plays_vector_env(num_envs: int = 1, **kwargs) -> VectorEnv:
@@ -210,7 +210,7 @@ def make_plays_vector_env(num_envs: int = 1, **kwargs) -> VectorEnv:
 
     mode = kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP)  # (checked by the env)
     _check_num_envs(num_envs)
-    return MaskedSyncVectorEnv([lambda: BackgammonPlaysEnv(**kwargs) for _ in range(num_envs)],
+    return MaskedSyncVectorEnv([partial(BackgammonPlaysEnv, **kwargs)] * num_envs,
                                autoreset_mode=mode)
 
 

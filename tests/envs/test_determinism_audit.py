@@ -4,6 +4,7 @@ a copy made at any moment goes on as the original."""
 
 from __future__ import annotations
 
+import pickle
 import warnings
 
 import gymnasium
@@ -55,3 +56,35 @@ def test_opponents_with_their_own_seeds_still_differ():
     traces = [_gym_rollout(gymnasium.make("bg_env/BackgammonPlays-v0", opponent=f"random:{s}"),
                            seed=5, steps=40) for s in (7, 8)]
     assert traces[0] != traces[1]
+
+
+# ------------------------------------------------------------------ vector envs
+def _vector_rollout(venv, steps: int = 12) -> list:
+    """A vector env stepped with a fixed masked policy (same-step autoreset)."""
+    trace = []
+    for step in range(steps):
+        masks = venv.action_masks()
+        actions = [int(np.flatnonzero(m)[(7 * step + i) % m.sum()]) for i, m in enumerate(masks)]
+        obs, rewards, terminated, truncated, _ = venv.step(np.array(actions))
+        trace.append((obs.tobytes(), rewards.tobytes(), terminated.tobytes(), truncated.tobytes()))
+    return trace
+
+
+@pytest.mark.parametrize("env_id, kwargs", [
+    ("bg_env/BackgammonPlays-v0", {}),
+    ("bg_env/Backgammon-v0", {"opponent": "random:3"}),  # not on the kernels: single envs
+])
+def test_the_vector_entry_points_single_env_fallback_pickles_mid_game(env_id, kwargs):
+    """``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` off the kernels
+    is a ``SyncVectorEnv`` of single envs, which keeps its env makers: made as lambdas they
+    did not pickle (``Can't pickle local object``); as ``functools.partial`` they do, and
+    the copy goes on as the original."""
+    def make():
+        venv = gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point",
+                                  **kwargs)
+        venv.reset(seed=21)
+        _vector_rollout(venv, 5)
+        return venv
+
+    reference = _vector_rollout(make())
+    assert _vector_rollout(pickle.loads(pickle.dumps(make()))) == reference
