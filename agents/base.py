@@ -48,7 +48,9 @@ class PlayAgent:
     warns (:meth:`warn_if_variant_unread`) where a variant's boards are not such boards."""
 
     def __init__(self) -> None:
-        self._plan: tuple | None = None  # (game id, turns, base, Play)
+        # (game, turns, base, Play): the game itself, not its id, which a later game may
+        # reuse and a copy of the env changes; a copy made with the env keeps its plan
+        self._plan: tuple | None = None
         self._variant_seen: str | None = None  # the variant last checked
 
     # ---- to override
@@ -86,7 +88,7 @@ class PlayAgent:
             return int(self.cube_action(env, legal))
         played = [m.action for m in game.played]
         plan = self._plan
-        if plan is not None and plan[0] == id(game) and plan[1] == game.turns:
+        if plan is not None and plan[0] is game and plan[1] == game.turns:
             base, play = plan[2], plan[3]
             done = played[base:]
             if play.actions[: len(done)] == tuple(done) and len(done) < len(play.actions):
@@ -95,7 +97,7 @@ class PlayAgent:
                     return action
         plays = game.legal_continuations()
         play = self.choose_play(plays, env)
-        self._plan = (id(game), game.turns, len(played), play)
+        self._plan = (game, game.turns, len(played), play)
         return play.actions[0]
 
 

@@ -88,3 +88,43 @@ def test_the_vector_entry_points_single_env_fallback_pickles_mid_game(env_id, kw
 
     reference = _vector_rollout(make())
     assert _vector_rollout(pickle.loads(pickle.dumps(make()))) == reference
+
+
+# ------------------------------------------------------------------ agents copied with the env
+def _agent_drives(env, agent, steps: int = 60) -> list:
+    """``agent`` plays both sides of the AEC ``env``; the actions and rewards."""
+    trace = []
+    for _ in range(steps):
+        a = env.agent_selection
+        if env.terminations[a] or env.truncations[a]:
+            env.reset()
+            trace.append("reset")
+            continue
+        action = agent.act(env)
+        env.step(action)
+        trace.append((action, tuple(env.rewards.values())))
+    return trace
+
+
+def test_an_agent_copied_with_the_env_mid_play_goes_on_with_its_plan():
+    """A whole-play agent plans a turn and plays it move by move. Copied together with the
+    env in the middle of that turn (``copy.deepcopy((env, agent))``, a pickle of both, as
+    search and worker processes do), the copy finishes the same play and goes on as the
+    original. The plan was keyed by ``id(game)``: the copy's game has another id, so the
+    copy drew a new play; and an id reused by a later game could revive a stale plan."""
+    import copy
+
+    from bg_env import backgammon_v0
+
+    env, agent = backgammon_v0.raw_env(), load_agent("random:1")
+    env.reset(seed=31)
+    for _ in range(200):  # until the agent is in the middle of a play of several moves
+        mover = env.agent_selection
+        env.step(agent.act(env))
+        if env.agent_selection == mover and env.game.played:
+            break
+    assert env.game.played
+    clones = [copy.deepcopy((env, agent)), pickle.loads(pickle.dumps((env, agent)))]
+    original = _agent_drives(env, agent)
+    for clone_env, clone_agent in clones:
+        assert _agent_drives(clone_env, clone_agent) == original
