@@ -83,9 +83,10 @@ def load_agent(spec):
         try:
             return PPOAgent.load(path)
         except (ValueError, KeyError, RuntimeError, EOFError, OSError) as exc:
-            if isinstance(exc, FileNotFoundError):
-                raise
             from .model_files import ModelFileError
+
+            if isinstance(exc, (FileNotFoundError, ModelFileError)):
+                raise  # they name the file already
 
             raise ModelFileError(f"PPO model file {path!r} could not be loaded "
                                  f"({type(exc).__name__}: {str(exc).strip()[:160]})") from exc

@@ -82,21 +82,48 @@ def load_critic(path: str) -> nn.Sequential:
 def _load_net(path: str, prefix: str, what: str) -> nn.Sequential:
     if not os.path.exists(path):
         raise FileNotFoundError(f"PPO model file {path!r} does not exist")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data"))
-    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
-        raise ModelFileError(f"PPO model file {path!r}: not a saved PPO model ({exc})") from None
+    net_arch, activation = _policy_settings(path)
     weights = load_torch_member(path, "policy.pth", "PPO model")
-    kwargs = data.get("policy_kwargs") or {}
-    net = build_actor(kwargs.get("net_arch") or [128], kwargs.get("activation_fn", "tanh"))
+    if not isinstance(weights, dict):
+        raise ModelFileError(f"PPO model file {path!r}: 'policy.pth' holds a "
+                             f"{type(weights).__name__}, not a state dict of weights")
+    net = build_actor(net_arch, activation)
     state = {k[len(prefix):]: v for k, v in weights.items() if k.startswith(prefix)}
     try:
         net.load_state_dict(state)
     except RuntimeError as exc:
         raise ModelFileError(f"PPO model file {path!r}: the {what}'s weights do not fit "
-                         f"net_arch={kwargs.get('net_arch')} ({exc})") from None
+                             f"net_arch={net_arch} ({exc})") from None
     return net
+
+
+def _policy_settings(path: str) -> tuple[list[int], str]:
+    """``net_arch`` and ``activation_fn`` from the ``policy_kwargs`` of the archive's
+    ``data`` member (JSON; absent: ``[128]`` and ``tanh``), checked.
+
+    Raises:
+        ModelFileError: no such member, not JSON, or settings of the wrong shape (named).
+    """
+    where = f"PPO model file {path!r}"
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"{where}: not a saved PPO model ({exc})") from None
+    kwargs = (data.get("policy_kwargs") if isinstance(data, dict) else data) or {}
+    if not isinstance(kwargs, dict):
+        raise ModelFileError(f"{where}: its settings ('data', policy_kwargs) are not a "
+                             f"mapping: {str(kwargs)[:80]}")
+    net_arch = kwargs.get("net_arch") or [128]
+    if not (isinstance(net_arch, list) and net_arch
+            and all(type(n) is int and n > 0 for n in net_arch)):
+        raise ModelFileError(f"{where}: net_arch={str(net_arch)[:80]}: expected a list of "
+                             f"positive layer sizes")
+    activation = kwargs.get("activation_fn", "tanh")
+    if not (isinstance(activation, str) and activation in ACTIVATIONS):
+        raise ModelFileError(f"{where}: activation_fn={str(activation)[:80]!r}: expected one "
+                             f"of {list(ACTIVATIONS)}")
+    return net_arch, activation
 
 
 class PPOAgent(PlayAgent):

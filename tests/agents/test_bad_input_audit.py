@@ -1,0 +1,72 @@
+"""Bad input found by a robustness audit: model files of the right kind with the wrong
+contents, numbers out of range at the command line. Each is a one-line error that names the
+bad thing, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+
+import pytest
+import torch
+
+from agents import MODELS_DIR, load_agent
+from agents.cli import main
+from agents.model_files import ModelFileError
+
+
+def _error(capsys) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+# ------------------------------------------------------------------ PPO model files
+def _ppo_zip_with(path, member: str, data: bytes) -> str:
+    """The shipped ppo.zip with ``member`` replaced by ``data``, written at ``path``."""
+    with zipfile.ZipFile(os.path.join(MODELS_DIR, "ppo.zip")) as src, \
+            zipfile.ZipFile(path, "w") as dst:
+        for item in src.infolist():
+            dst.writestr(item, data if item.filename == member else src.read(item.filename))
+    return str(path)
+
+
+def _torch_bytes(obj) -> bytes:
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("member, data, words", [
+    ("data", b"[1, 2]", "settings ('data', policy_kwargs) are not a mapping"),
+    ("data", json.dumps({"policy_kwargs": [1]}).encode(), "are not a mapping"),
+    ("data", json.dumps({"policy_kwargs": {"net_arch": "x"}}).encode(),
+     "net_arch=x: expected a list of positive layer sizes"),
+    ("data", json.dumps({"policy_kwargs": {"net_arch": {"pi": [64]}}}).encode(),
+     "expected a list of positive layer sizes"),
+    ("data", json.dumps({"policy_kwargs": {"activation_fn": ["tanh"]}}).encode(),
+     "activation_fn="),
+])
+def test_a_ppo_zip_with_malformed_settings_is_named(tmp_path, member, data, words):
+    # these were an AttributeError or a TypeError deep in torch, a traceback at the CLI
+    path = _ppo_zip_with(tmp_path / "odd.zip", member, data)
+    with pytest.raises(ModelFileError, match=r"PPO model file '.*odd\.zip'") as caught:
+        load_agent(f"ppo:{path}")
+    assert words in str(caught.value)
+
+
+def test_a_ppo_zip_whose_weights_are_not_a_state_dict_is_named(tmp_path, capsys):
+    path = _ppo_zip_with(tmp_path / "odd.zip", "policy.pth", _torch_bytes(torch.zeros(3)))
+    assert main(["eval", f"ppo:{path}", "random", "--games", "1", "--quiet"]) == 2
+    err = _error(capsys)
+    assert "odd.zip" in err and "holds a Tensor, not a state dict" in err
+
+
+def test_a_ppo_file_error_names_the_file_once(tmp_path):
+    cut = tmp_path / "cut.zip"
+    cut.write_bytes(b"not a zip")
+    with pytest.raises(ModelFileError) as caught:
+        load_agent(f"ppo:{cut}")
+    assert str(caught.value).count("cut.zip") == 1
