@@ -98,12 +98,16 @@ def load_agent(spec):
 
 
 def _spec_int(spec: str, text: str, what: str) -> int:
-    """The whole number after the colon of an agent spec, or an error naming the spec."""
+    """The whole number of 0 or more after the colon of an agent spec (a seed, a number of
+    plies), or an error naming the spec."""
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
+        value = -1
+    if value < 0:
         raise ValueError(f"agent spec {spec!r}: {text!r} is not a {what} (a whole "
-                         f"number)") from None
+                         f"number of 0 or more)")
+    return value
 
 
 _PLY = re.compile(r"(?:^|:)(\d+)ply(?::([^:]*))?$")

@@ -46,6 +46,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    """A seed: numpy's generators take whole numbers of 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected 0 or more")
+    return value
+
+
 def _positive_seconds(text: str) -> float:
     try:
         value = float(text)
@@ -261,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--games", type=_positive_int, default=1000,
                    help="games, played in pairs with the same dice and the seats swapped "
                         "(an odd number is rounded up to the next pair)")
-    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--seed", type=_seed, default=0)
     e.add_argument("--cube", action="store_true", help="play with the doubling cube")
     e.add_argument("--cube-naive", choices=("A", "B", "both"),
                    help="make agent A, B or both cube-naive (never double, always take; the "
@@ -290,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play against an agent in the terminal")
     p.add_argument("--opponent", default="td", help="agent spec (default td)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=_seed, default=None)
     p.add_argument("--cube", action="store_true", help="play with the doubling cube")
     p.add_argument("--variant", default="standard", help="rule variant, e.g. plakoto")
     p.set_defaults(func=cmd_play)

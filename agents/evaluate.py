@@ -236,6 +236,7 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
         ValueError: ``games`` is not a whole number of 1 or more.
     """
     _check_count("games", games)
+    _check_seed(seed)
     seed_agents((agent_a, agent_b), seed)
     name_a = getattr(agent_a, "name", type(agent_a).__name__)
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
@@ -275,6 +276,13 @@ def seed_agents(agents, seed: int) -> None:
 def _check_count(name: str, n) -> None:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"{name}={n!r}: expected a whole number of 1 or more")
+
+
+def _check_seed(seed) -> None:
+    """An evaluation's seed is a whole number of 0 or more (numpy's generators take no
+    other)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed={seed!r}: expected a whole number of 0 or more")
 
 
 def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = False):
@@ -467,6 +475,7 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
     its first player."""
     _check_count("matches", matches)
+    _check_seed(seed)
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MET_MAX_AWAY:
         raise ValueError(f"match length={length!r}: expected 1..{MET_MAX_AWAY} (the range of "
                          f"the match equity table, as the environments')")

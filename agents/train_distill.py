@@ -110,6 +110,7 @@ class DistillConfig:
             raise ValueError(f"algo={self.algo!r}: this trainer is for 'td_distill'")
         if not self.lr > 0:
             raise ValueError(f"lr={self.lr}: expected a positive learning rate")
+        require_at_least(self, 0, "seed")
         require_at_least(self, 1, "hidden", "rounds", "games", "top_k", "epochs",
                          "batch_size", "workers", "eval_games", "torch_threads")
         if self.device not in DEVICES:

@@ -181,6 +181,7 @@ class PPOConfig:
     def __post_init__(self) -> None:
         if self.algo != "ppo":
             raise ValueError(f"algo={self.algo!r}: this trainer is for 'ppo'")
+        require_at_least(self, 0, "seed")
         require_at_least(self, 1, "total_steps", "n_envs", "workers", "n_steps", "batch_size",
                          "n_epochs", "max_candidates", "pool_size", "snapshot_every",
                          "eval_games", "checkpoint_every", "torch_threads")

@@ -14,6 +14,7 @@ import torch
 
 from agents import MODELS_DIR, load_agent
 from agents.cli import main
+from agents.evaluate import evaluate, evaluate_matches
 from agents.model_files import ModelFileError
 
 
@@ -70,3 +71,40 @@ def test_a_ppo_file_error_names_the_file_once(tmp_path):
     with pytest.raises(ModelFileError) as caught:
         load_agent(f"ppo:{cut}")
     assert str(caught.value).count("cut.zip") == 1
+
+
+# ------------------------------------------------------------------ seeds
+@pytest.mark.parametrize("argv", [
+    ["eval", "random", "random", "--games", "1", "--quiet", "--seed", "-1"],
+    ["play", "--opponent", "random", "--seed", "-1"],
+])
+def test_cli_refuses_a_negative_seed_naming_it(argv, capsys):
+    # eval said only "expected non-negative integer"; play printed gymnasium's traceback
+    assert main(argv) == 2
+    assert "argument --seed: '-1': expected 0 or more" in _error(capsys)
+
+
+@pytest.mark.parametrize("config", ["td", "ppo", "td_distill"])
+def test_train_refuses_a_negative_seed_naming_the_key(config, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", config, "--set", "seed=-1", f"run_dir={tmp_path / 'run'}",
+                 "--quiet"]) == 2
+    assert "seed=-1: expected a number of 0 or more" in _error(capsys)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("run", [
+    lambda: evaluate(load_agent("random"), load_agent("random"), games=2, seed=-1),
+    lambda: evaluate_matches(load_agent("random"), load_agent("random"), matches=1, length=1,
+                             seed=-1),
+])
+def test_evaluations_refuse_a_negative_seed_naming_it(run):
+    with pytest.raises(ValueError, match=r"seed=-1: expected a whole number of 0 or more"):
+        run()
+
+
+@pytest.mark.parametrize("spec, what", [("random:-1", "seed"), ("gnubg:-1", "number of plies")])
+def test_a_negative_number_in_an_agent_spec_is_named(spec, what):
+    # random:-1 was numpy's "expected non-negative integer"; gnubg:-1 was taken as -1 plies
+    with pytest.raises(ValueError, match=rf"agent spec '{spec}': '-1' is not a {what}"):
+        load_agent(spec)
