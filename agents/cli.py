@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     _show_library_logs()
     try:
         return args.func(args)
-    except (ValueError, FileNotFoundError) as exc:
+    except (ValueError, OSError) as exc:  # OSError: a path that cannot be read or written
         print(f"bg-env {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

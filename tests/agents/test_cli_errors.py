@@ -169,3 +169,12 @@ def test_ppo_says_when_max_minutes_stops_it_short(tmp_path, monkeypatch, caplog)
     with caplog.at_level(logging.WARNING, logger="agents"):
         assert main(argv) == 0
     assert any("stopped by max_minutes=0.0001 at" in r.getMessage() for r in caplog.records)
+
+
+def test_a_run_folder_under_a_file_is_an_error_not_a_traceback(tmp_path, capsys):
+    # os.makedirs raised NotADirectoryError, which the command printed as a traceback
+    (tmp_path / "afile").write_text("")
+    run_dir = tmp_path / "afile" / "run"
+    assert main(["train", "td", "--set", f"run_dir={run_dir}", "games=1", "--quiet"]) == 2
+    err = _error(capsys)
+    assert "bg-env train: error:" in err and str(run_dir) in err
