@@ -59,7 +59,7 @@ import numpy as np
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError, action_index
 from .backgammon import raw_env
-from .opponents import make_opponent, seed_opponent
+from .opponents import make_opponent, opponent_step, seed_opponent
 from .start import step_refused
 
 __all__ = ["BackgammonEnv", "RandomPolicy", "resolve_opponent"]
@@ -120,6 +120,7 @@ class BackgammonEnv(gym.Env):
         if seed is not None:
             seed_opponent(self.opponent, seed)
         self.game_env.reset(seed=game_seed, options=options)
+        self._await_opponent()
         if self.learner_choice is None:
             self.learner = self.game_env.possible_agents[int(self.np_random.integers(2))]
         else:
@@ -141,6 +142,14 @@ class BackgammonEnv(gym.Env):
         g = self.game_env
         return g.terminations[self.learner] or g.truncations[self.learner]
 
+    def _await_opponent(self) -> None:
+        """The episode counts as over, with no legal action, until the opponent has played
+        and :meth:`_observe` says otherwise: if the opponent fails (an error in it, or an
+        answer :func:`~bg_env.envs.opponents.opponent_step` refuses), the episode stays over
+        rather than go on from a half-played turn."""
+        self._over = True
+        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+
     def _play_opponent(self) -> float:
         """The opponent decides until the learner must act or the episode ends; the
         learner's rewards on the way, summed (in match play with ``match_reward="equity"``
@@ -148,7 +157,7 @@ class BackgammonEnv(gym.Env):
         g = self.game_env
         reward = 0.0
         while not self._done() and g.agent_selection != self.learner:
-            g.step(int(self.opponent(g)))
+            opponent_step(g, self.opponent(g))
             reward += float(g.rewards[self.learner])
         return reward
 
@@ -181,6 +190,7 @@ class BackgammonEnv(gym.Env):
             self._show()
             return obs, self.illegal_reward, True, False, info
         g.step(action)
+        self._await_opponent()
         reward = float(g.rewards[self.learner])
         if not self._done():
             reward += self._play_opponent()

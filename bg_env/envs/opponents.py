@@ -31,8 +31,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..core.game import IllegalActionError, action_index
+from ..core.moves import Play
+
 __all__ = ["ENTRY_POINT_GROUP", "register_opponent", "make_opponent", "known_opponents",
-           "seed_opponent"]
+           "seed_opponent", "opponent_step", "opponent_play"]
 
 ENTRY_POINT_GROUP = "bg_env.opponents"
 """The entry-point group whose names are opponent kinds and whose objects are factories."""
@@ -116,3 +119,37 @@ def seed_opponent(opponent: Any, seed: int) -> None:
     own = getattr(agent, "own_seed", None)
     entropy = [_OPPONENT_STREAM, int(seed)] + ([] if own is None else [1, int(own)])
     agent.seed(int(np.random.SeedSequence(entropy).generate_state(1)[0]))
+
+
+def opponent_step(env: Any, answer: Any) -> None:
+    """``env.step(answer)`` for an opponent of the move-level env, whose ``answer`` must be
+    a legal action index (an integer, as ``env.step`` takes).
+
+    Raises:
+        IllegalActionError: ``answer`` is not an integer or not legal; the message says it
+            is the opponent's and names it, and ``env`` is left as it was.
+    """
+    try:
+        env.step(action_index(answer))
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"the opponent's answer: {exc}") from None
+
+
+def opponent_play(plays: list[Play], answer: Any) -> Play:
+    """The play an opponent of the play-level env chose: ``answer`` is a ``Play`` or an
+    index ``0..len(plays) - 1`` into ``plays`` (the legal plays it was shown).
+
+    Raises:
+        IllegalActionError: any other answer (an index out of range, a negative one, a
+            float, ``None``), naming it.
+    """
+    if isinstance(answer, Play):
+        return answer  # the game checks that it starts from the current position
+    try:
+        index = action_index(answer)
+    except IllegalActionError:
+        index = -1
+    if not 0 <= index < len(plays):
+        raise IllegalActionError(f"the opponent's answer {answer!r}: expected a Play or an "
+                                 f"index 0..{len(plays) - 1} into the {len(plays)} legal plays")
+    return plays[index]

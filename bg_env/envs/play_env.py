@@ -107,7 +107,7 @@ import numpy as np
 from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
 from ..core.moves import Play
 from ..core.position import Position, render_text
-from .opponents import make_opponent, seed_opponent
+from .opponents import make_opponent, opponent_play, seed_opponent
 from .start import step_refused
 
 __all__ = [
@@ -367,6 +367,7 @@ class BackgammonPlaysEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None:
             seed_opponent(self.opponent, seed)
+        self._over = True  # until the learner has a choice: if the opponent fails, it stays so
         for _ in range(1000):
             if self.learner_choice is None:
                 self.side = int(self.np_random.integers(2))
@@ -411,9 +412,8 @@ class BackgammonPlaysEnv(gym.Env):
                     return 0.0
                 game.play(plays[0], self.np_random)
                 continue
-            choice = self.opponent(plays, self) if len(plays) > 1 else plays[0]
-            if not isinstance(choice, Play):
-                choice = plays[int(choice)]
+            choice = opponent_play(plays, self.opponent(plays, self)) if len(plays) > 1 \
+                else plays[0]
             game.play(choice, self.np_random)
         self.candidates, self._n_plays = [], 0
         return self._final_reward()
@@ -455,6 +455,7 @@ class BackgammonPlaysEnv(gym.Env):
             self._over = True
             obs, info = self._shown(self._observe({"illegal_action": index}))
             return obs, self.illegal_reward, True, False, info
+        self._over = True  # until the opponent has played: if it fails, the episode is over
         self.game.play(self.candidates[index], self.np_random)
         reward = self._advance()
         self._over = self.game.phase == Phase.OVER

@@ -1,0 +1,82 @@
+"""Bad input found by a robustness audit of the envs: each is an error that names the bad
+value, and the env is left as it was, or, where part of a step already happened, refuses to
+go on until ``reset()`` instead of going on wrongly."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+
+import bg_env  # noqa: F401  (registers the ids)
+from bg_env.core.game import IllegalActionError
+
+
+class _FailsOnCall:
+    """An opponent that answers well, except ``bad`` at its ``n``-th call."""
+
+    def __init__(self, bad, n: int = 3) -> None:
+        self.bad, self.n, self.calls = bad, n, 0
+
+    def __call__(self, *args):
+        self.calls += 1
+        if self.calls == self.n:
+            return self.bad
+        if len(args) == 2:  # the play-level env: f(plays, env)
+            return 0
+        return int(args[0].legal_actions()[0])  # the move-level env: f(env)
+
+
+def _play_until_error(env) -> Exception:
+    """The learner plays its first legal action until a step raises; that error."""
+    env.reset(seed=4)
+    for _ in range(200):
+        try:
+            _, _, terminated, _, _ = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+        except IllegalActionError as exc:
+            return exc
+        assert not terminated, "the opponent's bad answer never came"
+    raise AssertionError("no error")
+
+
+@pytest.mark.parametrize("env_id", ["bg_env/Backgammon-v0", "bg_env/BackgammonPlays-v0"])
+@pytest.mark.parametrize("bad", [None, "x", 999, -1, 3.7, np.array([1])])
+def test_an_opponents_bad_answer_is_named_as_the_opponents(env_id, bad):
+    # the move-level env raised int()'s TypeError/ValueError; the play-level env an
+    # IndexError, or for -1 and 3.7 silently played plays[-1] or plays[3]
+    env = gymnasium.make(env_id, opponent=_FailsOnCall(bad), learner="player_0")
+    exc = _play_until_error(env)
+    assert "the opponent's answer" in str(exc) and repr(bad)[:8] in str(exc)
+
+
+@pytest.mark.parametrize("env_id", ["bg_env/Backgammon-v0", "bg_env/BackgammonPlays-v0"])
+def test_after_an_opponents_error_the_episode_refuses_to_go_on(env_id):
+    # before, the next step played the learner's action on the opponent's turn (move level)
+    # or a stale candidate of the previous position (play level)
+    env = gymnasium.make(env_id, opponent=_FailsOnCall(None), learner="player_0")
+    _play_until_error(env)
+    assert not env.unwrapped.action_masks().any()
+    with pytest.raises(RuntimeError, match="finished episode; call reset"):
+        env.step(0)
+    env.reset(seed=4)  # and a reset starts afresh
+    assert env.unwrapped.action_masks().any()
+
+
+@pytest.mark.parametrize("env_id", ["bg_env/Backgammon-v0", "bg_env/BackgammonPlays-v0"])
+def test_an_opponents_error_at_reset_ends_the_episode_that_was_running(env_id):
+    env = gymnasium.make(env_id, learner="player_0")
+    good = env.unwrapped.opponent
+    for seed in range(5, 40):  # a seed whose opening roll is the opponent's
+        env.unwrapped.opponent = good
+        env.reset(seed=4)  # an episode under way, then a reset whose opponent fails
+        env.unwrapped.opponent = _FailsOnCall(None, n=1)
+        try:
+            env.reset(seed=seed)
+        except IllegalActionError as exc:
+            assert "the opponent's answer" in str(exc)
+            break
+    else:
+        raise AssertionError("the opponent never opened")
+    assert not env.unwrapped.action_masks().any()
+    with pytest.raises(RuntimeError, match="finished episode"):
+        env.step(0)
