@@ -318,6 +318,8 @@ class raw_env(AECEnv):
 
     def step(self, action):
         agent = self.agent_selection
+        if not self.agents:  # every agent is done and removed: the episode is over
+            raise step_refused(True)
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         if type(action) is not int:

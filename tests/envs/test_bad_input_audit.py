@@ -8,7 +8,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-import bg_env  # noqa: F401  (registers the ids)
+from bg_env import backgammon_plays_v0, backgammon_v0  # (importing bg_env registers the ids)
 from bg_env.core.game import IllegalActionError
 
 
@@ -80,3 +80,21 @@ def test_an_opponents_error_at_reset_ends_the_episode_that_was_running(env_id):
     assert not env.unwrapped.action_masks().any()
     with pytest.raises(RuntimeError, match="finished episode"):
         env.step(0)
+
+
+# ------------------------------------------------------------------ the AEC envs
+@pytest.mark.parametrize("module", [backgammon_v0, backgammon_plays_v0])
+def test_a_raw_aec_env_refuses_a_step_once_every_agent_is_done(module):
+    # once both agents had taken their dead step, step() raised KeyError: 'player_0'
+    env = module.raw_env()
+    env.reset(seed=3)
+    for agent in env.agent_iter(2000):
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else
+                 int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    for action in (0, None):
+        with pytest.raises(RuntimeError, match="finished episode; call reset"):
+            env.step(action)
+    env.reset(seed=3)
+    assert env.agents == ["player_0", "player_1"]
