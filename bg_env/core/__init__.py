@@ -62,4 +62,4 @@ def legal_results(position_id: str, dice: tuple[int, int]) -> set[str]:
     True
     """
     pos = Position.from_position_id(position_id)
-    return {play.result.position_id() for play in legal_plays(pos, tuple(dice))}
+    return {play.result.position_id() for play in legal_plays(pos, dice)}

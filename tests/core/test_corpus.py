@@ -5,7 +5,10 @@ without gnubg."""
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
+
+import pytest
 
 from helpers import PHASES, show
 
@@ -49,3 +52,11 @@ def test_legal_results_match_the_corpus():
                 f"got {len(ids)} ({got})",
             ))
     assert not failures, f"{len(failures)} corpus cases differ:" + "".join(failures[:5])
+
+
+@pytest.mark.parametrize("dice, shown", [(None, "dice=None"), (31, "dice=31"),
+                                         ("61", "dice='61'")])
+def test_legal_results_names_bad_dice_as_given(dice, shown):
+    # tuple(dice) came first: None and 31 were a bare TypeError, '61' was shown as ('6', '1')
+    with pytest.raises(ValueError, match=rf"^{re.escape(shown)}: expected two integer dice"):
+        legal_results("4HPwATDgc/ABMA", dice)
