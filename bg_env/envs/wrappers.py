@@ -163,10 +163,12 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
 
 def _assert_in_bounds(raw: AECEnv, action, agent) -> None:
     """:meth:`AssertOutOfBoundsWrapper.step`'s check (PettingZoo's) of ``agent``'s
-    (``raw.agent_selection``) action."""
+    (``raw.agent_selection``) action; the message names the action, the agent and the
+    space (PettingZoo's says only "action is not in action space")."""
     assert (
         action is None and (raw.terminations[agent] or raw.truncations[agent])
-    ) or raw.action_space(agent).contains(action), "action is not in action space"
+    ) or raw.action_space(agent).contains(action), (
+        f"action {action!r} of {agent} is not in action space {raw.action_space(agent)}")
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):

@@ -4,6 +4,8 @@ go on until ``reset()`` instead of going on wrongly."""
 
 from __future__ import annotations
 
+import re
+
 import gymnasium
 import numpy as np
 import pytest
@@ -98,3 +100,18 @@ def test_a_raw_aec_env_refuses_a_step_once_every_agent_is_done(module):
             env.step(action)
     env.reset(seed=3)
     assert env.agents == ["player_0", "player_1"]
+
+
+@pytest.mark.parametrize("module", [backgammon_v0, backgammon_plays_v0])
+@pytest.mark.parametrize("action", [-1, 10**6, 3.0, "3", None])
+def test_the_wrapped_env_names_an_action_outside_the_space(module, action):
+    # PettingZoo's message was only "action is not in action space"
+    env = module.env()
+    env.reset(seed=3)
+    agent = env.agent_selection
+    before = env.observe(agent)["observation"].copy()
+    with pytest.raises(AssertionError, match=rf"action {re.escape(repr(action))} of {agent} "
+                                             r"is not in action space Discrete\("):
+        env.step(action)
+    assert env.agent_selection == agent and not any(env.terminations.values())
+    assert np.array_equal(env.observe(agent)["observation"], before)
