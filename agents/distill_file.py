@@ -53,7 +53,7 @@ import numpy as np
 import torch
 
 from bg_env.core.position import Position
-from bg_env.envs.play_env import board_features
+from bg_env.envs.candidates import board_features
 
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target

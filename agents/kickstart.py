@@ -51,8 +51,8 @@ import numpy as np
 import torch
 
 from bg_env.core.moves import Play
-from bg_env.envs.play_env import (N_FEATURES, PRESENT, BackgammonPlaysEnv, board_features,
-                                  order_candidates)
+from bg_env.envs.candidates import N_FEATURES, PRESENT, board_features, order_candidates
+from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from . import load_agent
 from .config import ConfigError

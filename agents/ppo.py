@@ -28,7 +28,7 @@ import torch
 from torch import nn
 
 from bg_env.core.moves import Play
-from bg_env.envs.play_env import N_FEATURES, candidate_features, order_candidates, play_features
+from bg_env.envs.candidates import N_FEATURES, candidate_features, order_candidates, play_features
 
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action, probabilities_from_equity

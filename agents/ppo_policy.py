@@ -32,7 +32,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from bg_env.envs.play_env import N_FEATURES, PRESENT
+from bg_env.envs.candidates import N_FEATURES, PRESENT
 
 from .ppo import build_actor, mlp
 

@@ -12,7 +12,7 @@ import torch
 from bg_env.core.moves import Play
 from bg_env.core.position import Position
 from bg_env.envs.observation import encode_boards
-from bg_env.envs.play_env import candidate_features, play_features
+from bg_env.envs.candidates import candidate_features, play_features
 
 __all__ = ["N_FEATURES", "features", "features_reference", "plays_features",
            "position_features", "flip_outputs", "numpy_equity", "terminal_target",

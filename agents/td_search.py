@@ -26,7 +26,7 @@ from bg_env.core.game import PURE_PYTHON
 from bg_env.core.moves import Play, legal_plays
 from bg_env.core.outcome import outcome
 from bg_env.core.position import Position
-from bg_env.envs.play_env import board_features
+from bg_env.envs.candidates import board_features
 
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 

@@ -88,17 +88,17 @@ from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, ch
 from ..core.moves import Play
 from ..core.position import Position, render_text
 from ..core.variants import PinnedPosition, explode
-from .config import game_info, game_rewards
-from .frame import game_frame
-from .start import check_options, step_refused
-from .wrappers import wrap
-from .play_env import (
-    FEATURE_HIGH,
+from .candidates import (
     DEFAULT_MAX_CANDIDATES,
+    FEATURE_HIGH,
     N_FEATURES,
     order_candidates,
     play_features,
 )
+from .config import game_info, game_rewards
+from .frame import game_frame
+from .start import check_options, step_refused
+from .wrappers import wrap
 
 __all__ = ["env", "raw_env", "PlaysEnvConfig", "IllegalActionError"]
 

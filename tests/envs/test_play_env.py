@@ -13,13 +13,13 @@ from helpers import assert_one_board_a_call, random_turns
 
 from bg_env.core.game import IllegalActionError
 from bg_env.core.position import Position
+from bg_env.envs.candidates import keep_key
 from bg_env.envs.observation import encode_boards
 from bg_env.envs.play_env import (
     ENV_ID,
     N_FEATURES,
     PRESENT,
     BackgammonPlaysEnv,
-    _keep_key,
     board_features,
     candidate_features,
     order_candidates,
@@ -167,7 +167,7 @@ def test_past_k_keeps_the_plays_leaving_fewest_blots():
     obs, info = env.reset(seed=0, options={"position_id": START, "dice": (2, 2)})
     assert info["n_plays"] == 75 and info["dropped"] == 11 and len(env.candidates) == 64
     assert env.action_masks().all()
-    expected = sorted(plays, key=_keep_key)[:64]
+    expected = sorted(plays, key=keep_key)[:64]
     assert results(env.candidates) == results(expected)
     kept = {p.result for p in env.candidates}
     dropped = [p for p in plays if p.result not in kept]
