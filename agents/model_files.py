@@ -23,10 +23,10 @@ import os
 import pickle
 import re
 import zipfile
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["ModelFileError", "load_torch_file", "load_torch_member", "write_atomically",
-           "save_torch_file"]
+__all__ = ["ModelFileError", "load_torch_file", "load_torch_member", "check_weights_fit",
+           "write_atomically", "save_torch_file"]
 
 
 class ModelFileError(ValueError):
@@ -66,6 +66,39 @@ def load_torch_member(path: str | os.PathLike, member: str, what: str = "model")
     except KeyError:
         raise ModelFileError(f"{where} has no member {member!r}") from None
     return _safe_load(io.BytesIO(data), f"{where} (member {member!r})")
+
+
+def check_weights_fit(build: Callable[[], Any], state: Any, where: str) -> None:
+    """Check, before any network is built for real, that ``state`` holds exactly the
+    weights ``build()`` makes, each of the same shape. ``build`` runs on PyTorch's meta
+    device, which allocates nothing: a file whose header asks for a huge network (hidden
+    units in the billions) is refused instead of exhausting the memory.
+
+    Raises:
+        ModelFileError: the header's settings build no network, ``state`` is not a dict of
+            tensors, or a weight is missing, extra or of another shape (the first named),
+            with ``where`` (the file) in the message.
+    """
+    import torch
+
+    try:
+        with torch.device("meta"):
+            expected = {k: tuple(v.shape) for k, v in build().state_dict().items()}
+    except (TypeError, ValueError, RuntimeError) as exc:
+        raise ModelFileError(f"{where}: its settings build no network ({_first_line(exc)})"
+                             ) from None
+    if not isinstance(state, dict) or not all(torch.is_tensor(v) for v in state.values()):
+        raise ModelFileError(f"{where}: the weights are not a dict of tensors")
+    got = {k: tuple(v.shape) for k, v in state.items()}
+    for key in sorted(set(expected) | set(got)):
+        if expected.get(key) != got.get(key):
+            raise ModelFileError(f"{where}: weight {key!r}: the file holds "
+                                 f"{_shape(got.get(key))}, its settings need "
+                                 f"{_shape(expected.get(key))}")
+
+
+def _shape(shape: tuple | None) -> str:
+    return "none" if shape is None else f"shape {list(shape)}"
 
 
 def _check_file(path: str | os.PathLike, what: str) -> None:

@@ -32,7 +32,7 @@ from bg_env.envs.candidates import N_FEATURES, candidate_features, order_candida
 
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action, probabilities_from_equity
-from .model_files import ModelFileError, load_torch_member
+from .model_files import ModelFileError, check_weights_fit, load_torch_member
 
 __all__ = ["PPOAgent", "ACTIVATIONS", "mlp", "build_actor", "load_actor", "load_critic"]
 
@@ -87,8 +87,11 @@ def _load_net(path: str, prefix: str, what: str) -> nn.Sequential:
     if not isinstance(weights, dict):
         raise ModelFileError(f"PPO model file {path!r}: 'policy.pth' holds a "
                              f"{type(weights).__name__}, not a state dict of weights")
-    net = build_actor(net_arch, activation)
     state = {k[len(prefix):]: v for k, v in weights.items() if k.startswith(prefix)}
+    check_weights_fit(lambda: build_actor(net_arch, activation), state,
+                      f"PPO model file {path!r}: the {what}'s weights do not fit "
+                      f"net_arch={net_arch}")
+    net = build_actor(net_arch, activation)
     try:
         net.load_state_dict(state)
     except RuntimeError as exc:

@@ -33,7 +33,7 @@ from bg_env.core.position import Position
 
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action
-from .model_files import ModelFileError, load_torch_file, save_torch_file
+from .model_files import ModelFileError, check_weights_fit, load_torch_file, save_torch_file
 from .td_features import (  # noqa: F401 (re-exported: agents.td.features etc.)
     N_FEATURES,
     features,
@@ -190,6 +190,8 @@ def load_net(path: str) -> TDNet:
     if not isinstance(blob, dict) or not {"hidden", "layers", "state_dict"} <= set(blob):
         raise ModelFileError(f"TD model file {path!r} is not a TD network (expected a dict "
                              f"with 'hidden', 'layers' and 'state_dict')")
+    check_weights_fit(lambda: net_from_header(blob), blob["state_dict"],
+                      f"TD model file {path!r} does not fit a TD network")
     try:
         net = net_from_header(blob)
         net.load_state_dict(blob["state_dict"])

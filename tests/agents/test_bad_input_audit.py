@@ -108,3 +108,41 @@ def test_a_negative_number_in_an_agent_spec_is_named(spec, what):
     # random:-1 was numpy's "expected non-negative integer"; gnubg:-1 was taken as -1 plies
     with pytest.raises(ValueError, match=rf"agent spec '{spec}': '-1' is not a {what}"):
         load_agent(spec)
+
+
+def test_a_td_header_asking_for_a_huge_network_is_refused_before_it_is_built(tmp_path):
+    from agents.model_files import save_torch_file
+    from agents.td import TDNet, load_net
+
+    path = tmp_path / "huge.pt"
+    save_torch_file({"hidden": 10**9, "layers": 1, "state_dict": TDNet(8).state_dict()}, path)
+    with pytest.raises(ModelFileError, match=r"huge\.pt.*'body\.0\.\w+': the file holds "
+                                             r"shape \[8.*, its settings need shape \[1000000000"):
+        load_net(str(path))
+    state = TDNet(8).state_dict()
+    del state["body.0.weight"]
+    save_torch_file({"hidden": 8, "layers": 1, "state_dict": state}, path)
+    with pytest.raises(ModelFileError, match="'body.0.weight': the file holds none"):
+        load_net(str(path))
+    save_torch_file({"hidden": 8, "layers": 1, "state_dict": TDNet(8).state_dict()}, path)
+    assert torch.equal(load_net(str(path)).state_dict()["body.0.bias"],
+                       torch.load(path, weights_only=True)["state_dict"]["body.0.bias"])
+
+
+def test_a_ppo_net_arch_asking_for_a_huge_network_is_refused_before_it_is_built(tmp_path):
+    from agents.ppo import load_actor
+
+    source = os.path.join(MODELS_DIR, "ppo.zip")
+    path = tmp_path / "huge.zip"
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w") as new:
+        for item in old.namelist():
+            data = old.read(item)
+            if item == "data":
+                settings = json.loads(data)
+                settings.setdefault("policy_kwargs", {})["net_arch"] = [10**9]
+                data = json.dumps(settings).encode()
+            new.writestr(item, data)
+    with pytest.raises(ModelFileError, match=r"huge\.zip.*actor's weights do not fit "
+                                             r"net_arch=\[1000000000\]: weight .*its "
+                                             r"settings need shape \[1000000000"):
+        load_actor(str(path))
