@@ -36,25 +36,23 @@ DEFAULT_CONFIG = "default"
 LIBRARY_LOGGERS = ("agents", "bg_env")
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected 1 or more")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected {least} or more")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return _whole_number(text, 1)
 
 
 def _seed(text: str) -> int:
     """A seed: numpy's generators take whole numbers of 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected 0 or more")
-    return value
+    return _whole_number(text, 0)
 
 
 def _positive_seconds(text: str) -> float:
