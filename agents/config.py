@@ -89,6 +89,9 @@ def find_config(name: str | os.PathLike, folder: str = "") -> Path:
         if cand is not None and cand.is_file():
             return Path(str(cand))
     shipped = packaged_configs(folder)
+    if os.path.isdir(name):
+        raise FileNotFoundError(f"config file {str(name)!r} is a folder: expected a YAML file, "
+                                f"or a shipped config's name: {[s[:-5] for s in shipped]}")
     raise FileNotFoundError(f"config file {str(name)!r} does not exist here nor among the "
                             f"shipped ones in agents/configs/{folder + '/' if folder else ''}: "
                             f"{[s[:-5] for s in shipped]}")

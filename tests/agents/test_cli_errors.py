@@ -178,3 +178,10 @@ def test_a_run_folder_under_a_file_is_an_error_not_a_traceback(tmp_path, capsys)
     assert main(["train", "td", "--set", f"run_dir={run_dir}", "games=1", "--quiet"]) == 2
     err = _error(capsys)
     assert "bg-env train: error:" in err and str(run_dir) in err
+
+
+def test_a_folder_given_as_the_config_is_called_a_folder(tmp_path, capsys):
+    # it said the config file "does not exist", which a folder does
+    assert main(["train", str(tmp_path), "--quiet"]) == 2
+    err = _error(capsys)
+    assert f"'{tmp_path}' is a folder: expected a YAML file" in err and "'td'" in err
