@@ -136,7 +136,8 @@ class MatchStats:
             f"  win rate        {self.win_rate:7.1%}",
             f"  points/game     {self.ppg:+.3f} +- {self.ppg_ci95:.3f} (95% CI)",
             f"  gammons         won {self.gammons_won / g:6.1%}  lost {self.gammons_lost / g:6.1%}",
-            f"  backgammons     won {self.backgammons_won / g:6.1%}  lost {self.backgammons_lost / g:6.1%}",
+            f"  backgammons     won {self.backgammons_won / g:6.1%}  "
+            f"lost {self.backgammons_lost / g:6.1%}",
         ] + _cube_lines(self.agent_a, self.agent_b, self.cube_a, self.cube_b, self.final_cubes))
 
 
