@@ -64,6 +64,11 @@ from .start import step_refused
 
 __all__ = ["BackgammonEnv", "RandomPolicy", "resolve_opponent"]
 
+_NO_ACTIONS = np.zeros(N_ACTIONS, dtype=np.int8)
+"""The mask when the learner has no action (episode over, or the opponent to play); shared
+and read-only: masks are replaced, never written into."""
+_NO_ACTIONS.flags.writeable = False
+
 
 class RandomPolicy:
     """Uniform over the legal actions of the agent to act, from the env's generator."""
@@ -109,7 +114,7 @@ class BackgammonEnv(gym.Env):
         self.illegal_reward = float(illegal_reward)
         self.observation_space = self.game_env.observation_space("player_0")["observation"]
         self.action_space = gym.spaces.Discrete(N_ACTIONS)
-        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._mask = _NO_ACTIONS
         self._over = True
         self._started = False  # reset() has been called
 
@@ -148,7 +153,7 @@ class BackgammonEnv(gym.Env):
         answer :func:`~bg_env.envs.opponents.opponent_step` refuses), the episode stays over
         rather than go on from a half-played turn."""
         self._over = True
-        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._mask = _NO_ACTIONS
 
     def _play_opponent(self) -> float:
         """The opponent decides until the learner must act or the episode ends; the
@@ -165,7 +170,7 @@ class BackgammonEnv(gym.Env):
         """The learner's observation and info; after a ``forfeit`` (an illegal action ended
         the episode) the mask is all zeros, as at the end of a game."""
         obs = self.game_env.observe(self.learner)
-        self._mask = np.zeros(N_ACTIONS, dtype=np.int8) if forfeit else obs["action_mask"]
+        self._mask = _NO_ACTIONS if forfeit else obs["action_mask"]
         info = {"action_mask": self._mask.copy()}
         info.update(self.game_env.infos[self.learner])
         return obs["observation"], info
