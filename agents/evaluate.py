@@ -111,8 +111,8 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
     Raises:
         ValueError: ``games`` is not a whole number of 1 or more.
     """
-    _check_count("games", games)
-    _check_seed(seed)
+    _check_whole("games", games, 1)
+    _check_whole("seed", seed, 0)
     seed_agents((agent_a, agent_b), seed)
     name_a = getattr(agent_a, "name", type(agent_a).__name__)
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
@@ -149,16 +149,11 @@ def seed_agents(agents, seed: int) -> None:
             agent.seed(int(np.random.SeedSequence([seed, 7919, i]).generate_state(1)[0]))
 
 
-def _check_count(name: str, n) -> None:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"{name}={n!r}: expected a whole number of 1 or more")
-
-
-def _check_seed(seed) -> None:
-    """An evaluation's seed is a whole number of 0 or more (numpy's generators take no
-    other)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed={seed!r}: expected a whole number of 0 or more")
+def _check_whole(name: str, n, least: int) -> None:
+    """``n`` is a whole number of ``least`` or more: a count of games or matches (1), a
+    seed (0: numpy's generators take no other)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < least:
+        raise ValueError(f"{name}={n!r}: expected a whole number of {least} or more")
 
 
 def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = False):
@@ -249,8 +244,8 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     cube, the statistics count each side's cube actions and every game's final cube.
     ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
     its first player."""
-    _check_count("matches", matches)
-    _check_seed(seed)
+    _check_whole("matches", matches, 1)
+    _check_whole("seed", seed, 0)
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MET_MAX_AWAY:
         raise ValueError(f"match length={length!r}: expected 1..{MET_MAX_AWAY} (the range of "
                          f"the match equity table, as the environments')")

@@ -181,11 +181,10 @@ class PPOConfig:
     def __post_init__(self) -> None:
         if self.algo != "ppo":
             raise ValueError(f"algo={self.algo!r}: this trainer is for 'ppo'")
-        require_at_least(self, 0, "seed")
         require_at_least(self, 1, "total_steps", "n_envs", "workers", "n_steps", "batch_size",
                          "n_epochs", "max_candidates", "pool_size", "snapshot_every",
                          "eval_games", "checkpoint_every", "torch_threads")
-        require_at_least(self, 0, "eval_every", "final_eval_games", "max_minutes",
+        require_at_least(self, 0, "seed", "eval_every", "final_eval_games", "max_minutes",
                          "target_kl", "ent_coef", "vf_coef")
         require_at_least(self, 1, "kickstart_games", "kickstart_epochs")
         require_at_least(self, 0, "kickstart_weight", "kickstart_weight_halflife")

@@ -109,10 +109,9 @@ class TDConfig:
             raise ValueError(f"epsilon={self.epsilon}: expected 0..1")
         if not self.lr > 0:
             raise ValueError(f"lr={self.lr}: expected a positive learning rate")
-        require_at_least(self, 0, "seed")
         require_at_least(self, 1, "games", "hidden", "layers", "batch_games", "eval_games",
                          "checkpoint_every", "torch_threads")
-        require_at_least(self, 0, "eval_every", "final_eval_games")
+        require_at_least(self, 0, "seed", "eval_every", "final_eval_games")
         if self.workers < 1:
             raise ValueError(f"workers={self.workers}: expected 1 or more")
         if self.device not in DEVICES:
