@@ -92,11 +92,7 @@ def _load_net(path: str, prefix: str, what: str) -> nn.Sequential:
                       f"PPO model file {path!r}: the {what}'s weights do not fit "
                       f"net_arch={net_arch}")
     net = build_actor(net_arch, activation)
-    try:
-        net.load_state_dict(state)
-    except RuntimeError as exc:
-        raise ModelFileError(f"PPO model file {path!r}: the {what}'s weights do not fit "
-                             f"net_arch={net_arch} ({exc})") from None
+    net.load_state_dict(state)  # the names and shapes are checked above
     return net
 
 

@@ -192,10 +192,6 @@ def load_net(path: str) -> TDNet:
                              f"with 'hidden', 'layers' and 'state_dict')")
     check_weights_fit(lambda: net_from_header(blob), blob["state_dict"],
                       f"TD model file {path!r} does not fit a TD network")
-    try:
-        net = net_from_header(blob)
-        net.load_state_dict(blob["state_dict"])
-    except (TypeError, RuntimeError) as exc:
-        raise ModelFileError(f"TD model file {path!r} does not fit a TD network: "
-                             f"{str(exc).splitlines()[0]}") from None
+    net = net_from_header(blob)
+    net.load_state_dict(blob["state_dict"])  # the names and shapes are checked above
     return net
