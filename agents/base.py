@@ -72,7 +72,7 @@ class PlayAgent:
         variant = getattr(getattr(env, "game", None), "variant", None)
         if not self.reads_backgammon_boards or variant is None:
             return
-        if variant.name == getattr(self, "_variant_seen", None):
+        if variant.name == self._variant_seen:
             return
         self._variant_seen = variant.name
         if not variant.backgammon_boards:
