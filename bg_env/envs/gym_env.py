@@ -55,6 +55,7 @@ from typing import Any, Callable
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.utils import seeding
 
 from ..core.actions import N_ACTIONS
 from ..core.game import IllegalActionError, action_index
@@ -91,6 +92,11 @@ def resolve_opponent(opponent: Any) -> Callable[[raw_env], int]:
     raise ValueError(f"opponent={opponent!r}: expected an agent with act(env), a callable or a spec")
 
 
+def _game_seed(rng: np.random.Generator) -> int:
+    """The game's seed, drawn from the env's freshly seeded generator."""
+    return int(rng.integers(2**31))
+
+
 class BackgammonEnv(gym.Env):
     """See the module docstring."""
 
@@ -119,12 +125,15 @@ class BackgammonEnv(gym.Env):
         self._started = False  # reset() has been called
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        # A seed reseeds the game's generator from ours; otherwise the game continues its
+        # own. The game refuses bad options first, changing nothing; only then are this
+        # env's and the opponent's generators reseeded.
+        fresh = None if seed is None else seeding.np_random(seed)[0]
+        self.game_env.reset(seed=None if fresh is None else _game_seed(fresh), options=options)
         super().reset(seed=seed)
-        # a seed reseeds the game's generator from ours; otherwise the game continues its own
-        game_seed = int(self.np_random.integers(2**31)) if seed is not None else None
         if seed is not None:
+            _game_seed(self.np_random)  # the draw above: the generator goes on from there
             seed_opponent(self.opponent, seed)
-        self.game_env.reset(seed=game_seed, options=options)
         self._await_opponent()
         if self.learner_choice is None:
             self.learner = self.game_env.possible_agents[int(self.np_random.integers(2))]

@@ -173,3 +173,31 @@ def test_gymnasium_envs_refuse_a_float_action(env_id):
     with pytest.raises(ValueError, match="integer"):
         env.step(0.5)
     env.step(np.int64(int(np.flatnonzero(env.action_masks())[0])))
+
+
+def _random_game(env, steps: int = 30) -> list:
+    """The observations of ``steps`` first-legal-action steps after a reset without a seed."""
+    obs, _ = env.reset()
+    seen = [obs.tolist()]
+    for _ in range(steps):
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        seen.append(obs.tolist())
+        if terminated or truncated:
+            obs, _ = env.reset()
+            seen.append(obs.tolist())
+    return seen
+
+
+@pytest.mark.parametrize("env_id", ["bg_env/Backgammon-v0", "bg_env/BackgammonPlays-v0"])
+@pytest.mark.parametrize("options", [{"positon_id": START}, {"position_id": "not an ID"},
+                                     {"position_id": START, "dice": (7, 1)}], ids=repr)
+def test_gymnasium_reset_refused_with_a_seed_reseeds_nothing(env_id, options):
+    """A ``reset(seed=99, options=bad)`` that raises leaves the env's generator, the game's
+    and the opponent's own (``random:7``) as they were: the env goes on as its twin."""
+    env, twin = (gymnasium.make(env_id, opponent="random:7").unwrapped for _ in range(2))
+    for e in (env, twin):
+        e.reset(seed=5)
+    with pytest.raises(ValueError):
+        env.reset(seed=99, options=options)
+    assert env.np_random_seed == twin.np_random_seed == 5
+    assert _random_game(env) == _random_game(twin)
