@@ -67,6 +67,7 @@ from ..core.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
 from .kernel_batch import KernelBatch, kernels_play
+from .start import check_options
 
 __all__ = ["BackgammonVectorEnv", "MaskedSyncVectorEnv", "make_moves_vector_env",
            "make_plays_vector_env", "autoreset_mode_of"]
@@ -104,6 +105,7 @@ class BackgammonVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
         if options:
+            check_options(options)  # an unknown key is named as unknown first
             raise ValueError(
                 f"options={options!r}: the kernels start every game from the opening; use "
                 "vectorization_mode='sync' to start from a position")

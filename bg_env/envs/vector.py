@@ -73,6 +73,7 @@ from ..core.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
 from .kernel_batch import AGENTS, KernelBatch, kernels_play
+from .start import check_options
 
 __all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "CopyableVecMonitor",
            "bench_vec_env"]
@@ -214,6 +215,8 @@ class BackgammonVecEnv(VecEnv):
     # ----------------------------------------------------------------- VecEnv API
     def reset(self) -> np.ndarray:
         if any(self._options):
+            for options in self._options:
+                check_options(options)  # an unknown key is named as unknown first
             raise ValueError(
                 "reset options (start positions, dice) are not supported by the fast vector "
                 "env; use make_vec_env with another opponent, or GymVecEnv"

@@ -115,3 +115,30 @@ def test_the_wrapped_env_names_an_action_outside_the_space(module, action):
         env.step(action)
     assert env.agent_selection == agent and not any(env.terminations.values())
     assert np.array_equal(env.observe(agent)["observation"], before)
+
+
+# ------------------------------------------------------------- the kernel vector envs
+def _gymnasium_reset():
+    venv = gymnasium.make_vec("bg_env/Backgammon-v0", num_envs=2,
+                              vectorization_mode="vector_entry_point")
+    return lambda options: venv.reset(seed=0, options=options)
+
+
+def _sb3_reset():
+    from bg_env import make_vec_env
+
+    venv = make_vec_env(2, seed=0, monitor=False)
+
+    def reset(options):
+        venv.set_options(options)
+        venv.reset()
+    return reset
+
+
+@pytest.mark.parametrize("make_reset", [_gymnasium_reset, _sb3_reset], ids=["gymnasium", "sb3"])
+def test_the_kernel_vector_envs_name_an_unknown_reset_option_as_unknown(make_reset):
+    reset = make_reset()
+    with pytest.raises(ValueError, match=r"\['positon_id'\] unknown; allowed keys"):
+        reset({"positon_id": "4HPwATDgc/ABMA"})
+    with pytest.raises(ValueError, match="start position|from the opening"):  # known, unsupported
+        reset({"position_id": "4HPwATDgc/ABMA"})
