@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import logging
 import math
 import os
@@ -179,8 +178,9 @@ def cmd_eval(args) -> int:
     if saving:
         _save_mat(args.save_mat, saving.get("records") or [saving["record"]])
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(stats.summary(), fh, indent=2)
+        from .model_files import write_json
+
+        write_json(args.json, stats.summary())
         print(f"wrote {args.json}")
     return 0
 

@@ -19,6 +19,7 @@ over the target, so a crash or a kill leaves the old file or the new one, never 
 from __future__ import annotations
 
 import io
+import json
 import os
 import pickle
 import re
@@ -142,6 +143,12 @@ def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    """``obj`` as indented JSON into ``path`` by :func:`write_atomically` (a run's
+    ``config.json``, an evaluation's ``--json``: never left half-written)."""
+    write_atomically(path, json.dumps(obj, indent=2) + "\n")
 
 
 def save_torch_file(obj: Any, path: str | os.PathLike) -> None:

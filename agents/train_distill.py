@@ -45,7 +45,7 @@ from bg_env.core.game import Game, Phase, Rules
 
 from .config import ConfigError, refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
-from .model_files import load_torch_file, save_torch_file
+from .model_files import load_torch_file, save_torch_file, write_json
 from .report import write_report
 from .td import TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features, save_net
 from .td_features import EQUITY_WEIGHTS
@@ -315,8 +315,7 @@ def train_distill(cfg: DistillConfig, resume: bool = False, progress: bool = Tru
     else:
         net = _start(cfg)
     os.makedirs(cfg.run_dir, exist_ok=True)
-    with open(os.path.join(cfg.run_dir, "config.json"), "w") as fh:
-        json.dump(asdict(cfg), fh, indent=2)
+    write_json(os.path.join(cfg.run_dir, "config.json"), asdict(cfg))
     t0 = time.time()
     bar = None
     if progress:

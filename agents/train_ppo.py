@@ -55,7 +55,7 @@ from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .evaluate import evaluate
 from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
-from .model_files import load_torch_file, load_torch_member, write_atomically
+from .model_files import load_torch_file, load_torch_member, write_atomically, write_json
 from .ppo import ACTIVATIONS, PPOAgent
 from .ppo_policy import POOLINGS, CandidatePolicy
 from .ppo_pool import OpponentPool, PoolOpponent, actor_weights
@@ -448,15 +448,13 @@ def _kickstart(model, cfg: PPOConfig, progress: bool) -> None:
     buffer = io.BytesIO()
     model.save(buffer, exclude=_NOT_IN_MODEL)
     write_atomically(os.path.join(cfg.run_dir, "kickstart.zip"), buffer.getvalue())
-    with open(os.path.join(cfg.run_dir, "kickstart.json"), "w") as fh:
-        json.dump(summary, fh, indent=2)
+    write_json(os.path.join(cfg.run_dir, "kickstart.json"), summary)
 
 
 def _train(model, cfg: PPOConfig, history: list, state: dict, resume: bool,
            progress: bool) -> dict:
     """Learn to ``total_steps``, evaluate, write the checkpoint, model and report."""
-    with open(os.path.join(cfg.run_dir, "config.json"), "w") as fh:
-        json.dump(asdict(cfg), fh, indent=2)
+    write_json(os.path.join(cfg.run_dir, "config.json"), asdict(cfg))
     logs = os.path.join(cfg.run_dir, "logs")
     if resume:  # SB3 would overwrite progress.csv
         logs = os.path.join(logs, f"resumed_at_{model.num_timesteps}")

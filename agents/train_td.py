@@ -36,7 +36,7 @@ from bg_env.core.game import Game, Phase, Rules
 
 from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
-from .model_files import load_torch_file, save_torch_file
+from .model_files import load_torch_file, save_torch_file, write_json
 from .report import write_report
 from .td import (
     TDAgent, TDNet, flip_outputs, load_net, net_from_header, net_header, plays_features,
@@ -285,8 +285,7 @@ def train_td(cfg: TDConfig, resume: bool = False, progress: bool = True) -> dict
         start, history, clock = _resume(ckpt_path, cfg, net, opt, rng)
         player.load_state_dict(net.state_dict())
     os.makedirs(cfg.run_dir, exist_ok=True)  # after the init and checkpoint were read
-    with open(os.path.join(cfg.run_dir, "config.json"), "w") as fh:
-        json.dump(asdict(cfg), fh, indent=2)
+    write_json(os.path.join(cfg.run_dir, "config.json"), asdict(cfg))
     writer = _tensorboard(cfg.run_dir)
 
     def checkpoint(games_done: int) -> None:

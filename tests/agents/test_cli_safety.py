@@ -270,3 +270,42 @@ def test_a_stop_at_a_checkpoint_inside_a_batch_resumes_as_the_straight_run(tmp_p
     a, b = (torch.load(tmp_path / f / "model.pt", weights_only=True)["state_dict"]
             for f in ("straight", "stopped"))
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def _killed_while_renaming(monkeypatch, name):
+    """os.replace interrupted when it would put ``name`` in place (a kill mid-write)."""
+    real = os.replace
+
+    def replace(src, dst):
+        if os.path.basename(dst) == name:
+            raise KeyboardInterrupt
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
+def test_a_run_killed_while_writing_its_config_keeps_the_old_one_whole(tmp_path, monkeypatch):
+    # --resume reads config.json: a half-written one would leave the run unresumable
+    monkeypatch.chdir(tmp_path)
+    argv = ["train", "td", "--quiet"] + [a for item in TINY for a in ("--set", item)]
+    assert main(argv) == 0
+    before = (tmp_path / "run" / "config.json").read_text()
+    with monkeypatch.context() as m:
+        _killed_while_renaming(m, "config.json")
+        assert main(argv + ["--resume", "--set", "games=4"]) == 130  # interrupted
+    assert (tmp_path / "run" / "config.json").read_text() == before
+    assert json.loads(before)["games"] == 2
+    assert main(argv + ["--resume", "--set", "games=4"]) == 0  # and the run goes on
+    assert json.loads((tmp_path / "run" / "config.json").read_text())["games"] == 4
+
+
+def test_eval_killed_while_writing_json_keeps_the_old_file(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "results.json"
+    out.write_text('{"old": true}\n')
+    with monkeypatch.context() as m:
+        _killed_while_renaming(m, "results.json")
+        assert main(["eval", "random", "random", "--games", "2", "--quiet",
+                     "--json", str(out)]) == 130
+    assert json.loads(out.read_text()) == {"old": True}
+    assert main(["eval", "random", "random", "--games", "2", "--quiet", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["games"] == 2
