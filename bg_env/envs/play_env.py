@@ -110,7 +110,7 @@ from ..core.position import render_text
 from .candidates import (DEFAULT_MAX_CANDIDATES, FEATURE_HIGH, N_FEATURES, PRESENT, board_features,
                          candidate_features, order_candidates, play_features)
 from .opponents import make_opponent, opponent_play, seed_opponent
-from .start import step_refused
+from .start import check_options, step_refused
 
 __all__ = [
     "BackgammonPlaysEnv",
@@ -215,10 +215,7 @@ class BackgammonPlaysEnv(gym.Env):
         return _AGENTS[self.side]
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        options = dict(options or {})
-        unknown = sorted(set(options) - {"position_id", "dice"})
-        if unknown:
-            raise ValueError(f"reset options {unknown}: expected 'position_id' and/or 'dice'")
+        options = check_options(options, ("position_id", "dice"))
         if "dice" in options:  # checked before anything changes
             check_dice(options["dice"], "options['dice']")
         if "position_id" in options:

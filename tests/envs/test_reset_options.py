@@ -201,3 +201,17 @@ def test_gymnasium_reset_refused_with_a_seed_reseeds_nothing(env_id, options):
         env.reset(seed=99, options=options)
     assert env.np_random_seed == twin.np_random_seed == 5
     assert _random_game(env) == _random_game(twin)
+
+
+@pytest.mark.parametrize("env_id", ["bg_env/Backgammon-v0", "bg_env/BackgammonPlays-v0"])
+@pytest.mark.parametrize("options, words", [
+    ({"positon_id": START}, ["'positon_id'", "unknown; allowed keys", "'position_id'", "'dice'"]),
+    (["position_id"], ["options=['position_id']", "expected a dict"]),
+    ("position_id", ["options='position_id'", "expected a dict"])])
+def test_gymnasium_envs_word_bad_option_keys_alike(env_id, options, words):
+    # one message for both envs: the unknown key, then the keys the env takes
+    env = gymnasium.make(env_id)
+    with pytest.raises(ValueError) as info:
+        env.reset(seed=3, options=options)
+    for word in words:
+        assert word in str(info.value), (word, str(info.value))
