@@ -15,6 +15,13 @@ end-of-game infos otherwise). One learner seat, one random seat::
 
     python examples/tianshou_dqn.py --epochs 20 --train-envs 8
 
+Self-play (``--opponent self``): the other seat is a frozen copy of the learner's Q-network
+(:class:`Snapshot`, greedy over its legal actions, from its own seat's observation), which
+the learner's weights replace every ``--snapshot-every`` epochs; the game's result still
+lands on the learner's own last transition. The tests are against random, as before::
+
+    python examples/tianshou_dqn.py --opponent self --seat either --epochs 20 --train-envs 8
+
 A quick check that everything is wired (a few seconds)::
 
     python examples/tianshou_dqn.py --smoke
@@ -25,6 +32,7 @@ Needs ``pip install "bg_env[tianshou]"``. The cube is off unless ``--cube``.
 from __future__ import annotations
 
 import argparse
+import copy
 from functools import partial
 
 import gymnasium as gym
@@ -41,11 +49,17 @@ from tianshou.utils.net.common import Net
 import bg_env  # noqa: F401  (registers bg_env/Backgammon-v0)
 
 SEATS = ("player_0", "player_1")
+EITHER = "either"  # the learner's seat drawn at each game
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seat", choices=SEATS, default="player_0", help="the learner's seat")
+    p.add_argument("--seat", choices=SEATS + (EITHER,), default="player_0",
+                   help="the learner's seat (either: drawn at each game)")
+    p.add_argument("--opponent", choices=("random", "self"), default="random",
+                   help="the other seat in training: random, or a frozen copy of the learner")
+    p.add_argument("--snapshot-every", type=int, default=1,
+                   help="with --opponent self: epochs between copies of the learner")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--epoch-steps", type=int, default=5000, help="env steps per epoch")
     p.add_argument("--collect-steps", type=int, default=100, help="env steps per collection")
@@ -63,6 +77,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--smoke", action="store_true", help="one tiny epoch (a wiring check)")
     args = p.parse_args(argv)
+    if args.snapshot_every < 1:
+        p.error(f"--snapshot-every {args.snapshot_every}: expected 1 or more")
     if args.smoke:
         args.epochs, args.epoch_steps, args.collect_steps, args.batch = 1, 200, 50, 16
         args.train_envs, args.test_games, args.hidden, args.buffer = 2, 2, [32], 2000
@@ -106,13 +122,42 @@ def _uniform_info(info: dict) -> dict:
             "winner": SEATS.index(winner) if winner in SEATS else -1}
 
 
-def make_env(args: argparse.Namespace) -> BackgammonTianshouEnv:
-    """The learner's seat against a random player who moves inside ``step``; an action
-    outside the mask raises (a masking bug shows at once instead of scoring a forfeit)."""
+class Snapshot:
+    """The other seat in self-play: a frozen copy of a Q-network, greedy over the legal
+    actions of the seat to act, from that seat's own observation (the env encodes each
+    seat's view alike, so one network plays both). The Gymnasium env calls it with its
+    two-agent env (``opponent=f``, ``f(env) -> action``); it draws nothing at random."""
+
+    def __init__(self, net: torch.nn.Module):
+        self.net = copy.deepcopy(net).eval()
+        self.net.requires_grad_(False)
+        self.epoch = 0  # the learner's epoch at the last copy
+
+    def refresh(self, net: torch.nn.Module, epoch: int, every: int) -> bool:
+        """Copy ``net``'s weights when ``every`` epochs have passed since the last copy."""
+        if epoch - self.epoch < every:
+            return False
+        self.net.load_state_dict(net.state_dict())
+        self.epoch = epoch
+        return True
+
+    @torch.no_grad()
+    def __call__(self, env) -> int:
+        obs = env.observe(env.agent_selection)
+        q = self.net(obs["observation"][None])[0][0].numpy().astype(np.float64)
+        q[obs["action_mask"] == 0] = -np.inf
+        return int(np.argmax(q))
+
+
+def make_env(args: argparse.Namespace, opponent=None) -> BackgammonTianshouEnv:
+    """The learner's seat against ``opponent`` (a random player by default, or a
+    :class:`Snapshot`), who moves inside ``step``; an action outside the mask raises (a
+    masking bug shows at once instead of scoring a forfeit)."""
     config = {"cube": args.cube}
     if args.max_turns:
         config["max_turns"] = args.max_turns
-    env = gym.make("bg_env/Backgammon-v0", opponent="random", learner=args.seat,
+    env = gym.make("bg_env/Backgammon-v0", opponent=opponent or "random",
+                   learner=None if args.seat == EITHER else args.seat,
                    illegal_action="raise", **config)
     return BackgammonTianshouEnv(env)
 
@@ -133,11 +178,18 @@ def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
-    train_envs = DummyVectorEnv([partial(make_env, args)] * args.train_envs)
+    algorithm = build(args)
+    model = algorithm.policy.model
+    # in-process envs (DummyVectorEnv): every training env's opponent is this one snapshot
+    snapshot = Snapshot(model) if args.opponent == "self" else None
+    train_envs = DummyVectorEnv([partial(make_env, args, snapshot)] * args.train_envs)
     test_envs = DummyVectorEnv([partial(make_env, args)] * min(args.test_games, 10))
     train_envs.seed(args.seed)
     test_envs.seed(args.seed + 1)
-    algorithm = build(args)
+
+    def training_fn(epoch: int, step: int) -> None:
+        if snapshot is not None:
+            snapshot.refresh(model, epoch - 1, args.snapshot_every)
     train_collector = Collector[CollectStats](
         algorithm, train_envs, VectorReplayBuffer(args.buffer, len(train_envs)),
         exploration_noise=True)
@@ -154,13 +206,16 @@ def main(argv: list[str] | None = None) -> dict:
         batch_size=args.batch,
         update_step_num_gradient_steps_per_sample=args.updates_per_step,
         show_progress=False,
+        training_fn=training_fn,
     ))
     algorithm.eval()
     test = test_collector.collect(n_episode=args.test_games, reset_before_collect=True)
     rewards = np.asarray(test.returns)
-    print(f"{args.seat} vs random over {len(rewards)} games: {rewards.mean():+.3f} points/game, "
-          f"{(rewards > 0).mean():.0%} won; {info.train_step} training steps")
-    return {"info": info, "test_rewards": rewards}
+    trained = "self-play" if snapshot else "random"
+    print(f"{args.seat} (trained against {trained}) vs random over {len(rewards)} games: "
+          f"{rewards.mean():+.3f} points/game, {(rewards > 0).mean():.0%} won; "
+          f"{info.train_step} training steps")
+    return {"info": info, "test_rewards": rewards, "snapshot": snapshot}
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 pytest.importorskip("tianshou")
 
@@ -59,16 +60,20 @@ def learner_rows(batch, seat: int):
     return rew[mine, seat], done[mine]
 
 
+@pytest.mark.parametrize("opponent", ["random", "self"])
 @pytest.mark.parametrize("seat", [0, 1])
-def test_learner_transitions_carry_every_game_result(script, seat):
+def test_learner_transitions_carry_every_game_result(script, seat, opponent):
     """Tianshou credits a step's reward to its own transition: the learner's transitions
     must sum to the games' true results and its last one in each game must be done (a
-    game that ends on the opponent's move, or the engine's forced move, included)."""
-    args = script.parse_args(["--smoke", "--seat", f"player_{seat}"])
-    envs = DummyVectorEnv([partial(script.make_env, args)])
+    game that ends on the opponent's move, or the engine's forced move, included), against
+    a random player and against a frozen copy of the learner."""
+    args = script.parse_args(["--smoke", "--seat", f"player_{seat}", "--opponent", opponent])
+    algorithm = script.build(args)
+    other = script.Snapshot(algorithm.policy.model) if opponent == "self" else None
+    envs = DummyVectorEnv([partial(script.make_env, args, other)])
     envs.seed(seat)
     buffer = VectorReplayBuffer(20_000, 1)
-    collector = Collector[CollectStats](script.build(args), envs, buffer, exploration_noise=True)
+    collector = Collector[CollectStats](algorithm, envs, buffer, exploration_noise=True)
     collector.reset()
     games = 12
     collector.collect(n_episode=games)
@@ -90,3 +95,71 @@ def test_example_script_trains_one_epoch(script):
     rewards = out["test_rewards"]
     assert len(rewards) == 2
     assert set(np.abs(rewards)) <= {1.0, 2.0, 3.0}  # every game played to its end
+
+
+def _net_wanting(script, args, action: int):
+    """The learner's Q-network with every output 0 but ``action``'s, 100."""
+    net = script.build(args).policy.model
+    with torch.no_grad():
+        for param in net.parameters():
+            param.zero_()
+        [m for m in net.modules() if isinstance(m, torch.nn.Linear)][-1].bias[action] = 100.0
+    return net
+
+
+def test_the_snapshot_plays_only_legal_actions_whatever_it_prefers(script):
+    # the network's favourite, action 0, is rarely legal: the mask must overrule it; an
+    # illegal answer from the opponent raises (opponent_step), so whole games show it
+    args = script.parse_args(["--smoke", "--seat", "either"])
+    snapshot = script.Snapshot(_net_wanting(script, args, 0))
+    env = script.make_env(args, snapshot)
+    answers = []
+    env.unwrapped.opponent = _recording(snapshot, answers)
+    rng = np.random.default_rng(1)
+    for game in range(4):
+        obs, _ = env.reset(seed=game)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(obs["mask"])))
+            obs, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert info["points"] > 0
+    assert len(answers) > 20 and all(legal for _, legal in answers)
+    assert any(answer == 0 for answer, _ in answers)  # the favourite, where it is legal
+
+
+def _recording(snapshot, answers: list):
+    def opponent(env):
+        answer = snapshot(env)
+        mask = env.observe(env.agent_selection)["action_mask"]
+        answers.append((answer, bool(mask[answer])))
+        return answer
+    return opponent
+
+
+def test_the_snapshot_stays_frozen_until_refreshed(script):
+    args = script.parse_args(["--smoke"])
+    learner = script.build(args).policy.model
+    snapshot = script.Snapshot(learner)
+    before = {k: v.clone() for k, v in snapshot.net.state_dict().items()}
+    with torch.no_grad():
+        for param in learner.parameters():
+            param.add_(1.0)  # the learner trains on
+    assert all(torch.equal(before[k], v) for k, v in snapshot.net.state_dict().items())
+    assert not snapshot.refresh(learner, epoch=1, every=2)  # one epoch: not yet
+    assert all(torch.equal(before[k], v) for k, v in snapshot.net.state_dict().items())
+    assert snapshot.refresh(learner, epoch=2, every=2)
+    assert all(torch.equal(learner.state_dict()[k], v)
+               for k, v in snapshot.net.state_dict().items())
+    assert not any(p.requires_grad for p in snapshot.net.parameters())
+
+
+@pytest.mark.slow
+def test_example_script_self_play_trains_one_epoch(script):
+    """``--smoke --opponent self``: the learner trains against its frozen first weights
+    (one epoch: no refresh yet), then is tested against random."""
+    out = script.main(["--smoke", "--opponent", "self", "--seat", "either"])
+    snapshot = out["snapshot"]
+    assert snapshot is not None and snapshot.epoch == 0
+    assert out["info"].train_step >= 200
+    assert set(np.abs(out["test_rewards"])) <= {1.0, 2.0, 3.0}
