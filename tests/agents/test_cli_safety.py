@@ -19,6 +19,7 @@ from agents.config import ConfigError, find_config, load_config
 from agents.evaluate import evaluate, evaluate_matches
 from agents.model_files import ModelFileError
 from agents.train_td import TDConfig, train_td
+from bg_env.records import read_mat
 
 TINY = ["hidden=4", "games=2", "eval_every=0", "eval_games=2", "final_eval_games=2",
         "checkpoint_every=1", "eval_opponents=[random]", "run_dir=run"]
@@ -309,3 +310,15 @@ def test_eval_killed_while_writing_json_keeps_the_old_file(tmp_path, monkeypatch
     assert json.loads(out.read_text()) == {"old": True}
     assert main(["eval", "random", "random", "--games", "2", "--quiet", "--json", str(out)]) == 0
     assert json.loads(out.read_text())["games"] == 2
+
+
+def test_eval_killed_while_saving_its_mat_record_keeps_the_old_file(tmp_path, monkeypatch):
+    out = tmp_path / "games.mat"
+    out.write_text("old record\n")
+    with monkeypatch.context() as m:
+        _killed_while_renaming(m, "games.mat")
+        assert main(["eval", "random", "random", "--games", "2", "--quiet",
+                     "--save-mat", str(out)]) == 130
+    assert out.read_text() == "old record\n"
+    assert main(["eval", "random", "random", "--games", "2", "--quiet", "--save-mat", str(out)]) == 0
+    assert len(read_mat(out).games) == 2
