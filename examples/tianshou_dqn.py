@@ -62,7 +62,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="with --opponent self: epochs between copies of the learner")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--epoch-steps", type=int, default=5000, help="env steps per epoch")
-    p.add_argument("--collect-steps", type=int, default=100, help="env steps per collection")
+    p.add_argument("--collect-steps", type=int, default=100,
+                   help="env steps per collection (rounded up to a multiple of --train-envs)")
     p.add_argument("--updates-per-step", type=float, default=0.1)
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--buffer", type=int, default=50_000)
@@ -82,6 +83,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.smoke:
         args.epochs, args.epoch_steps, args.collect_steps, args.batch = 1, 200, 50, 16
         args.train_envs, args.test_games, args.hidden, args.buffer = 2, 2, [32], 2000
+    # Tianshou's collector takes the same number of steps from every env (and warns otherwise)
+    args.collect_steps = -(-args.collect_steps // args.train_envs) * args.train_envs
     return args
 
 

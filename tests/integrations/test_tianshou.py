@@ -163,3 +163,11 @@ def test_example_script_self_play_trains_one_epoch(script):
     assert snapshot is not None and snapshot.epoch == 0
     assert out["info"].train_step >= 200
     assert set(np.abs(out["test_rewards"])) <= {1.0, 2.0, 3.0}
+
+
+@pytest.mark.parametrize("argv, steps", [([], 104), (["--train-envs", "10"], 100),
+                                         (["--collect-steps", "1", "--train-envs", "3"], 3)])
+def test_collection_steps_are_a_whole_number_per_training_env(script, argv, steps):
+    # otherwise Tianshou's collector warns and collects extra transitions
+    args = script.parse_args(argv)
+    assert args.collect_steps == steps and args.collect_steps % args.train_envs == 0
