@@ -300,25 +300,24 @@ def test_a_run_killed_while_writing_its_config_keeps_the_old_one_whole(tmp_path,
     assert json.loads((tmp_path / "run" / "config.json").read_text())["games"] == 4
 
 
-def test_eval_killed_while_writing_json_keeps_the_old_file(tmp_path, monkeypatch, capsys):
-    out = tmp_path / "results.json"
-    out.write_text('{"old": true}\n')
-    with monkeypatch.context() as m:
-        _killed_while_renaming(m, "results.json")
-        assert main(["eval", "random", "random", "--games", "2", "--quiet",
-                     "--json", str(out)]) == 130
-    assert json.loads(out.read_text()) == {"old": True}
-    assert main(["eval", "random", "random", "--games", "2", "--quiet", "--json", str(out)]) == 0
-    assert json.loads(out.read_text())["games"] == 2
+def _games_in_json(path):
+    return json.loads(path.read_text())["games"]
 
 
-def test_eval_killed_while_saving_its_mat_record_keeps_the_old_file(tmp_path, monkeypatch):
-    out = tmp_path / "games.mat"
-    out.write_text("old record\n")
+def _games_in_mat(path):
+    return len(read_mat(path).games)
+
+
+@pytest.mark.parametrize("option, name, games_in", [("--json", "results.json", _games_in_json),
+                                                    ("--save-mat", "games.mat", _games_in_mat)])
+def test_eval_killed_while_writing_its_output_keeps_the_old_file(tmp_path, monkeypatch, option,
+                                                                 name, games_in):
+    out = tmp_path / name
+    out.write_text("the old file\n")
+    argv = ["eval", "random", "random", "--games", "2", "--quiet", option, str(out)]
     with monkeypatch.context() as m:
-        _killed_while_renaming(m, "games.mat")
-        assert main(["eval", "random", "random", "--games", "2", "--quiet",
-                     "--save-mat", str(out)]) == 130
-    assert out.read_text() == "old record\n"
-    assert main(["eval", "random", "random", "--games", "2", "--quiet", "--save-mat", str(out)]) == 0
-    assert len(read_mat(out).games) == 2
+        _killed_while_renaming(m, name)
+        assert main(argv) == 130
+    assert out.read_text() == "the old file\n"
+    assert main(argv) == 0
+    assert games_in(out) == 2
