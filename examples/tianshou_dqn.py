@@ -1,4 +1,4 @@
-"""DQN against a random opponent on backgammon, with Tianshou 2.x.
+"""DQN on backgammon against a random opponent or itself, with Tianshou 2.x.
 
 Tianshou's ``PettingZooEnv`` credits each step's reward to the agent that just acted (it
 returns the env's rewards of the last step; thu-ml/tianshou#399). In backgammon a game often
@@ -78,8 +78,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--smoke", action="store_true", help="one tiny epoch (a wiring check)")
     args = p.parse_args(argv)
-    if args.snapshot_every < 1:
-        p.error(f"--snapshot-every {args.snapshot_every}: expected 1 or more")
+    for name in ("snapshot_every", "train_envs"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected 1 or more")
     if args.smoke:
         args.epochs, args.epoch_steps, args.collect_steps, args.batch = 1, 200, 50, 16
         args.train_envs, args.test_games, args.hidden, args.buffer = 2, 2, [32], 2000

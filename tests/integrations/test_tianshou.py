@@ -152,6 +152,7 @@ def test_the_snapshot_stays_frozen_until_refreshed(script):
     assert all(torch.equal(learner.state_dict()[k], v)
                for k, v in snapshot.net.state_dict().items())
     assert not any(p.requires_grad for p in snapshot.net.parameters())
+    assert snapshot.net is not learner and not snapshot.net.training
 
 
 @pytest.mark.slow
@@ -171,3 +172,10 @@ def test_collection_steps_are_a_whole_number_per_training_env(script, argv, step
     # otherwise Tianshou's collector warns and collects extra transitions
     args = script.parse_args(argv)
     assert args.collect_steps == steps and args.collect_steps % args.train_envs == 0
+
+
+@pytest.mark.parametrize("option", ["--train-envs", "--snapshot-every"])
+def test_a_count_below_one_is_refused_by_name(script, option, capsys):
+    with pytest.raises(SystemExit):
+        script.parse_args([option, "0"])
+    assert f"{option} 0: expected 1 or more" in capsys.readouterr().err
