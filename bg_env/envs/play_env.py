@@ -91,7 +91,10 @@ Arguments:
 
 ``reset(options={"position_id": ID, "dice": (a, b)})`` starts with the learner on roll in
 the position ``ID`` (seen from the learner; the start position without it), with the given
-dice or a roll, and no opening roll.
+dice or a roll, and no opening roll. A position whose game ends before the learner has a
+choice of play (the learner's turns all forced to the end) is refused with a ``ValueError``,
+and the refused reset changes nothing: the generators, the game and the episode in play are
+as they were.
 
 Version History:
     * v0: initial release.
@@ -109,7 +112,8 @@ from ..core.moves import Play
 from ..core.position import render_text
 from .candidates import (DEFAULT_MAX_CANDIDATES, FEATURE_HIGH, N_FEATURES, PRESENT, board_features,
                          candidate_features, order_candidates, play_features)
-from .opponents import make_opponent, opponent_play, seed_opponent
+from .opponents import (make_opponent, opponent_generator, opponent_play,
+                        restore_opponent_generator, seed_opponent)
 from .start import check_options, step_refused
 
 __all__ = [
@@ -220,9 +224,42 @@ class BackgammonPlaysEnv(gym.Env):
             check_dice(options["dice"], "options['dice']")
         if "position_id" in options:
             Game(self.rules).variant.position_from_id(options["position_id"])
+        saved = self._reset_state()
         super().reset(seed=seed)
         if seed is not None:
             seed_opponent(self.opponent, seed)
+        # an error in the opponent ends the episode that was running (as in gym_env); a
+        # position refused once played changes nothing, as a position refused when read
+        if not self._start(options):
+            self._restore(saved)
+            raise ValueError(
+                f"position_id={options['position_id']!r}: the game ends before the learner "
+                "has a choice of play")
+        self._over = False
+        self._started = True
+        return self._shown(self._observe())
+
+    def _reset_state(self) -> tuple:
+        """What a :meth:`reset` changes, for :meth:`_restore` when it refuses a position:
+        this env's generator (with its seed and state), the opponent's own, the game and
+        the episode."""
+        rng = self.np_random
+        return (rng, self.np_random_seed, rng.bit_generator.state,
+                opponent_generator(self.opponent), self.game, self.side, self.candidates,
+                self._n_plays, self._over)
+
+    def _restore(self, saved: tuple) -> None:
+        """Put back what :meth:`_reset_state` saved: a refused reset changes nothing."""
+        rng, seed, state, opponent_rng, *episode = saved
+        rng.bit_generator.state = state
+        self._np_random, self._np_random_seed = rng, seed  # gym.Env's own, inherited fields
+        restore_opponent_generator(self.opponent, opponent_rng)
+        self.game, self.side, self.candidates, self._n_plays, self._over = episode
+
+    def _start(self, options: dict) -> bool:
+        """Draw the learner's side and start the game (at ``options``' position, or with an
+        opening roll) until the learner has a choice of play; ``False`` if the game at
+        ``options``' position ends before that."""
         self._over = True  # until the learner has a choice: if the opponent fails, it stays so
         for _ in range(1000):
             if self.learner_choice is None:
@@ -239,12 +276,8 @@ class BackgammonPlaysEnv(gym.Env):
             if self.game.phase != Phase.OVER:
                 break
             if "position_id" in options:
-                raise ValueError(
-                    f"position_id={options['position_id']!r}: the game ends before the "
-                    "learner has a choice of play")
-        self._over = False
-        self._started = True
-        return self._shown(self._observe())
+                return False
+        return True
 
     def _start_at(self, position_id: str | None, dice) -> None:
         variant = self.game.variant

@@ -215,3 +215,39 @@ def test_gymnasium_envs_word_bad_option_keys_alike(env_id, options, words):
         env.reset(seed=3, options=options)
     for word in words:
         assert word in str(info.value), (word, str(info.value))
+
+
+# The learner's one checker makes every learner turn forced, so the game ends before the
+# learner has a choice: at once (ending) or after the opponent's choices (racing), which
+# draw from the opponent's generator ("random:7") or from the env's ("random").
+ENDING = "AwAACAAAAAAAAA"  # the learner bears off its last checker with any roll
+RACING = "d3cHAAAAAAIAAA"  # the learner's one checker on its 18-point; 15 of the opponent's home
+
+
+@pytest.mark.parametrize("opponent", ["random", "random:7", "random:7+naive"])
+@pytest.mark.parametrize("position_id", [ENDING, RACING])
+def test_plays_env_reset_refused_after_play_changes_nothing(opponent, position_id):
+    """A position refused only once played (the game ends before the learner has a
+    choice) leaves the generators, the game and the episode in play as they were: the env
+    finishes its episode and goes on exactly as its twin. ``random:7+naive`` lends its
+    inner agent's generator (agents.cube.CubeNaive): that one is put back."""
+    def made():  # a spec string, or (with +naive) an agent object per env
+        if "+" not in opponent:
+            return opponent
+        from agents import load_agent
+
+        return load_agent(opponent)
+
+    env, twin = (gymnasium.make("bg_env/BackgammonPlays-v0", opponent=made()).unwrapped
+                 for _ in range(2))
+    for e in (env, twin):
+        e.reset(seed=5)
+    before = env.game.position
+    for seed in (99, None):
+        with pytest.raises(ValueError, match="ends before the learner has a choice"):
+            env.reset(seed=seed, options={"position_id": position_id})
+        assert env.np_random_seed == twin.np_random_seed == 5
+    assert env.game.position == before
+    steps = [[e.step(0)[:4] for _ in range(3)] for e in (env, twin)]
+    assert repr(steps[0]) == repr(steps[1])
+    assert _random_game(env) == _random_game(twin)
