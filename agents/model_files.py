@@ -18,6 +18,7 @@ over the target, so a crash or a kill leaves the old file or the new one, never 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -136,13 +137,20 @@ def _first_line(exc: BaseException) -> str:
 
 
 def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
-    """``data`` to a temporary file beside ``path``, flushed to disk, renamed over it."""
+    """``data`` to a temporary file beside ``path``, flushed to disk, renamed over it. An
+    error or an interrupt on the way leaves ``path`` as it was and removes the temporary
+    file (only a kill no handler sees, SIGKILL or a power cut, leaves ``<path>.tmp``)."""
     tmp = f"{path}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(data.encode() if isinstance(data, str) else data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data.encode() if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:

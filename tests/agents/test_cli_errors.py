@@ -156,6 +156,7 @@ def test_model_files_are_written_whole(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         write_atomically(path, b"half a file")
     assert synced and torch.equal(load_torch_file(path)["w"], torch.ones(3))  # the old one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["net.pt"]  # no net.pt.tmp left
 
 
 def test_ppo_says_when_max_minutes_stops_it_short(tmp_path, monkeypatch, caplog):
