@@ -58,8 +58,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="the learner's seat (either: drawn at each game)")
     p.add_argument("--opponent", choices=("random", "self"), default="random",
                    help="the other seat in training: random, or a frozen copy of the learner")
-    p.add_argument("--snapshot-every", type=int, default=1,
-                   help="with --opponent self: epochs between copies of the learner")
+    p.add_argument("--snapshot-every", type=int, default=None,
+                   help="with --opponent self: epochs between copies of the learner (1)")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--epoch-steps", type=int, default=5000, help="env steps per epoch")
     p.add_argument("--collect-steps", type=int, default=100,
@@ -78,6 +78,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--smoke", action="store_true", help="one tiny epoch (a wiring check)")
     args = p.parse_args(argv)
+    if args.snapshot_every is not None and args.opponent != "self":
+        p.error(f"--snapshot-every {args.snapshot_every}: only with --opponent self "
+                f"(the opponent here is {args.opponent})")
+    if args.snapshot_every is None:
+        args.snapshot_every = 1
     for name in ("snapshot_every", "train_envs"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected 1 or more")
@@ -178,7 +183,8 @@ def build(args: argparse.Namespace) -> DQN:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    """Train; return the training summary and the last test's returns (the learner's)."""
+    """Train; return the training summary, the last test's returns (the learner's), the
+    self-play snapshot (``None`` against random) and the trained Q-network."""
     args = parse_args(argv)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -219,7 +225,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"{args.seat} (trained against {trained}) vs random over {len(rewards)} games: "
           f"{rewards.mean():+.3f} points/game, {(rewards > 0).mean():.0%} won; "
           f"{info.train_step} training steps")
-    return {"info": info, "test_rewards": rewards, "snapshot": snapshot}
+    return {"info": info, "test_rewards": rewards, "snapshot": snapshot, "model": model}
 
 
 if __name__ == "__main__":

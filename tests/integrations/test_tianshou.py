@@ -166,6 +166,34 @@ def test_example_script_self_play_trains_one_epoch(script):
     assert set(np.abs(out["test_rewards"])) <= {1.0, 2.0, 3.0}
 
 
+TINY = ["--epoch-steps", "100", "--collect-steps", "50", "--batch", "16", "--train-envs", "2",
+        "--test-games", "2", "--hidden", "32", "--buffer", "2000"]
+
+
+@pytest.mark.slow
+def test_self_play_refreshes_the_snapshot_between_epochs(script):
+    """Two tiny epochs: the trainer's ``training_fn`` copies the learner after the first
+    (``snapshot.epoch == 1``), so the snapshot holds neither the first weights nor the
+    last (the learner trained on in the second epoch)."""
+    argv = ["--opponent", "self", "--epochs", "2", *TINY]
+    np.random.seed(0)
+    torch.manual_seed(0)  # as main() seeds before it builds: the same first weights
+    first = script.build(script.parse_args(argv)).policy.model.state_dict()
+    out = script.main(argv)
+    snapshot, last = out["snapshot"].net.state_dict(), out["model"].state_dict()
+    assert out["snapshot"].epoch == 1
+    assert not all(torch.equal(first[k], v) for k, v in snapshot.items())
+    assert not all(torch.equal(last[k], v) for k, v in snapshot.items())
+
+
+def test_snapshot_every_is_refused_without_self_play(script, capsys):
+    with pytest.raises(SystemExit):
+        script.parse_args(["--snapshot-every", "2"])
+    err = capsys.readouterr().err
+    assert "--snapshot-every 2: only with --opponent self" in err and "here is random" in err
+    assert script.parse_args(["--opponent", "self"]).snapshot_every == 1
+
+
 @pytest.mark.parametrize("argv, steps", [([], 104), (["--train-envs", "10"], 100),
                                          (["--collect-steps", "1", "--train-envs", "3"], 3)])
 def test_collection_steps_are_a_whole_number_per_training_env(script, argv, steps):
@@ -177,5 +205,5 @@ def test_collection_steps_are_a_whole_number_per_training_env(script, argv, step
 @pytest.mark.parametrize("option", ["--train-envs", "--snapshot-every"])
 def test_a_count_below_one_is_refused_by_name(script, option, capsys):
     with pytest.raises(SystemExit):
-        script.parse_args([option, "0"])
+        script.parse_args([option, "0", "--opponent", "self"])
     assert f"{option} 0: expected 1 or more" in capsys.readouterr().err
