@@ -35,7 +35,7 @@ from ..core.game import IllegalActionError, action_index
 from ..core.moves import Play
 
 __all__ = ["ENTRY_POINT_GROUP", "register_opponent", "make_opponent", "known_opponents",
-           "seed_opponent", "opponent_generator", "restore_opponent_generator",
+           "seed_opponent", "opponent_generator_state", "restore_opponent_generator",
            "opponent_step", "opponent_play"]
 
 ENTRY_POINT_GROUP = "bg_env.opponents"
@@ -122,7 +122,7 @@ def seed_opponent(opponent: Any, seed: int) -> None:
     agent.seed(int(np.random.SeedSequence(entropy).generate_state(1)[0]))
 
 
-def opponent_generator(opponent: Any) -> dict | None:
+def opponent_generator_state(opponent: Any) -> dict | None:
     """The state of the own generator of ``opponent`` (an agent, or its bound method),
     kept as a numpy ``Generator`` in its ``rng`` (as ``agents.RandomAgent`` keeps it):
     what :func:`restore_opponent_generator` needs to put it back after a refused
@@ -133,8 +133,8 @@ def opponent_generator(opponent: Any) -> dict | None:
 
 def restore_opponent_generator(opponent: Any, state: dict | None) -> None:
     """Put the generator of ``opponent`` back in the ``state`` that
-    :func:`opponent_generator` read, whether :func:`seed_opponent` replaced it since (by
-    one of the same kind, as ``seed(n)`` makes) or play drew from it. Only the state is
+    :func:`opponent_generator_state` read, whether :func:`seed_opponent` replaced it since
+    (by one of the same kind, as ``seed(n)`` makes) or play drew from it. Only the state is
     set, on the generator the opponent holds now: a wrapper that lends its inner agent's
     ``rng`` (``agents.cube.CubeNaive``) restores the inner agent's."""
     if state is not None:

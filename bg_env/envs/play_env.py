@@ -112,7 +112,7 @@ from ..core.moves import Play
 from ..core.position import render_text
 from .candidates import (DEFAULT_MAX_CANDIDATES, FEATURE_HIGH, N_FEATURES, PRESENT, board_features,
                          candidate_features, order_candidates, play_features)
-from .opponents import (make_opponent, opponent_generator, opponent_play,
+from .opponents import (make_opponent, opponent_generator_state, opponent_play,
                         restore_opponent_generator, seed_opponent)
 from .start import check_options, step_refused
 
@@ -245,8 +245,8 @@ class BackgammonPlaysEnv(gym.Env):
         the episode."""
         rng = self.np_random
         return (rng, self.np_random_seed, rng.bit_generator.state,
-                opponent_generator(self.opponent), self.game, self.side, self.candidates,
-                self._n_plays, self._over)
+                opponent_generator_state(self.opponent), self.game, self.side,
+                self.candidates, self._n_plays, self._over)
 
     def _restore(self, saved: tuple) -> None:
         """Put back what :meth:`_reset_state` saved: a refused reset changes nothing."""
