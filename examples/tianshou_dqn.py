@@ -78,11 +78,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--smoke", action="store_true", help="one tiny epoch (a wiring check)")
     args = p.parse_args(argv)
-    if args.snapshot_every is not None and args.opponent != "self":
-        p.error(f"--snapshot-every {args.snapshot_every}: only with --opponent self "
-                f"(the opponent here is {args.opponent})")
     if args.snapshot_every is None:
         args.snapshot_every = 1
+    elif args.opponent != "self":
+        p.error(f"--snapshot-every {args.snapshot_every}: only with --opponent self "
+                f"(the opponent here is {args.opponent})")
     for name in ("snapshot_every", "train_envs"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} {getattr(args, name)}: expected 1 or more")
