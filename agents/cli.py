@@ -9,6 +9,7 @@ Examples::
     bg-env train my_run.yaml --set lr=0.0005 --set games=5000
     bg-env train ppo --workers 4 --set device=auto  # 4 processes play; GPU if any
     bg-env eval td pubeval --games 1000 --json results.json
+    bg-env eval td:2ply gnubg --games 10000 --checkpoint eval.json  # again to continue
     bg-env eval td pubeval --match 7 --games 200   # 200 matches to 7 points
     bg-env eval td pubeval --games 6 --cube --save-mat games.mat   # for GNU Backgammon
     bg-env eval td td+naive --cube --games 600      # what td's cube decisions are worth
@@ -33,6 +34,12 @@ __all__ = ["main"]
 
 DEFAULT_CONFIG = "default"
 LIBRARY_LOGGERS = ("agents", "bg_env")
+RESUME_HINTS = {
+    "train": "`bg-env train --resume` continues a training run",
+    "eval": "an evaluation run with --checkpoint FILE continues from FILE's last save when "
+            "the same command is run again",
+}
+"""What to tell a user who interrupted a command (Ctrl-C)."""
 
 
 def _whole_number(text: str, least: int) -> int:
@@ -135,7 +142,8 @@ def cmd_eval(args) -> int:
     from .cube import cube_naive
     from .evaluate import evaluate
 
-    for option, path in (("--json", args.json), ("--save-mat", args.save_mat)):
+    for option, path in (("--json", args.json), ("--save-mat", args.save_mat),
+                         ("--checkpoint", args.checkpoint)):
         if path:
             _check_output(option, path)  # before the games, not after them
     a, b = load_agent(args.agent_a), load_agent(args.agent_b)  # "td+naive" is cube-naive
@@ -166,14 +174,16 @@ def cmd_eval(args) -> int:
         if args.save_mat:
             saving["records"] = []
         stats = evaluate_matches(a, b, matches=args.games, length=args.match, seed=args.seed,
-                                 progress=not args.quiet, **saving, **options)
+                                 progress=not args.quiet, checkpoint=args.checkpoint,
+                                 **saving, **options)
     else:
         if args.save_mat:
             from bg_env.records import MatchRecord
 
             saving["record"] = MatchRecord((args.agent_a, args.agent_b))
         stats = evaluate(a, b, games=args.games, seed=args.seed, cube=cube,
-                         progress=not args.quiet, **saving, **options)
+                         progress=not args.quiet, checkpoint=args.checkpoint,
+                         **saving, **options)
     print(stats.table())
     if saving:
         _save_mat(args.save_mat, saving.get("records") or [saving["record"]])
@@ -294,6 +304,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--save-mat", metavar="FILE",
                    help="save the games as a Jellyfish .mat record for GNU Backgammon "
                         "(with --match: one file per match, FILE-1.mat, ...)")
+    e.add_argument("--checkpoint", metavar="FILE",
+                   help="save the progress to FILE (JSON; every 10 s and at the end); the "
+                        "same command again continues from it, with the same games as a "
+                        "run never stopped; more --games extends a finished one")
     e.add_argument("--torch-threads", type=_positive_int, default=1, metavar="N",
                    help="threads of the agents' networks (default 1, as training's "
                         "torch_threads: jobs side by side do not wait on each other's threads)")
@@ -331,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bg-env {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted; `bg-env train --resume` continues a training run", file=sys.stderr)
+        hint = RESUME_HINTS.get(args.command)
+        print("\ninterrupted" + (f"; {hint}" if hint else ""), file=sys.stderr)
         return 130
 
 

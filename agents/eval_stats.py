@@ -78,6 +78,12 @@ class MatchStats:
     final_cubes: list[int] = field(default_factory=list)
     """The cube value at the end of each game (before the refused double for a drop)."""
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "MatchStats":
+        """The statistics back from ``dataclasses.asdict`` (as an evaluation checkpoint
+        keeps them, through JSON)."""
+        return cls(**data)
+
     def add_cube(self, log: "CubeLog", a_side: int) -> None:
         """Add one game's cube actions and final cube value."""
         log.add_to(self.cube_a, self.cube_b, a_side)
@@ -174,6 +180,12 @@ class MatchPlayStats:
     """B's cube actions, the same."""
     final_cubes: list[int] = field(default_factory=list)
     """The cube value at the end of each game (before the refused double for a drop)."""
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "MatchPlayStats":
+        """The statistics back from ``dataclasses.asdict`` (as an evaluation checkpoint
+        keeps them, through JSON: the scores as pairs again)."""
+        return cls(**dict(data, scores=[tuple(score) for score in data["scores"]]))
 
     def add(self, match: Match, a_side: int, cube_logs: list | None = None) -> None:
         """Add a finished match (A played ``a_side``); ``cube_logs``: one

@@ -35,6 +35,7 @@ from bg_env.core.game import Game, Phase, Rules
 from bg_env.core.match import MET_MAX_AWAY, Match
 
 from .base import PlayAgent
+from .eval_checkpoint import EvalCheckpoint
 from .eval_stats import CUBE_ACTIONS, CubeLog, MatchPlayStats, MatchStats
 
 __all__ = [
@@ -101,15 +102,19 @@ def play_game_env(agents, seed: int, config: dict, on_game=None,
 
 
 def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = False,
-             progress: bool = False, record=None, **config) -> MatchStats:
+             progress: bool = False, record=None, checkpoint=None, **config) -> MatchStats:
     """Play ``games`` games (rounded up to pairs) of A against B, alternating seats with
     the same dice, and return A's statistics. Agents with a ``seed(n)`` method and no seed
     of their own are seeded from ``seed`` (:func:`seed_agents`). ``record``: a
     :class:`bg_env.records.MatchRecord` that every finished game is added to, A as its
-    first player (the games are the same with or without it).
+    first player (the games are the same with or without it). ``checkpoint``: an
+    :class:`~agents.eval_checkpoint.EvalCheckpoint` or its path; the evaluation saves its
+    progress there and, when the file is there, goes on from it (the same games as a run
+    never stopped).
 
     Raises:
-        ValueError: ``games`` is not a whole number of 1 or more.
+        ValueError: ``games`` is not a whole number of 1 or more; ``checkpoint`` is of
+            another evaluation.
     """
     _check_whole("games", games, 1)
     _check_whole("seed", seed, 0)
@@ -124,8 +129,13 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
         from bg_env.records import check_rules
 
         check_rules(rules)  # before playing: a game the record cannot hold
+    run = {"kind": "money", "agent_a": name_a, "agent_b": name_b, "seed": int(seed),
+           "rules": config, "records": record is not None}
+    stats, done, pair_done = _start(checkpoint, run, stats, (agent_a, agent_b), games,
+                                    None if record is None else [record], rules)
     for game_seed, a_side, seats in _paired_seats(agent_a, agent_b, games, seed,
-                                                  progress and f"{name_a} vs {name_b}"):
+                                                  progress and f"{name_a} vs {name_b}",
+                                                  done, pair_done):
         on_game = None if record is None else partial(record.add_game, first_side=a_side)
         log = CubeLog() if cube else None
         if core:
@@ -156,20 +166,34 @@ def _check_whole(name: str, n, least: int) -> None:
         raise ValueError(f"{name}={n!r}: expected a whole number of {least} or more")
 
 
-def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = False):
+def _start(checkpoint, run: dict, stats, agents, n: int, records, rules):
+    """The statistics to fill, the pairs already done and the callback after each pair:
+    from ``checkpoint`` (an :class:`EvalCheckpoint`, a path, or None: from the start)."""
+    checkpoint = EvalCheckpoint.of(checkpoint)
+    if checkpoint is None:
+        return stats, 0, None
+    stats, done = checkpoint.start(run, stats, agents, (n + 1) // 2, records, rules)
+    return stats, done, checkpoint.pair_done
+
+
+def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = False,
+                  done: int = 0, pair_done=None):
     """``(seed, A's side, seats)`` for ``n`` games or matches rounded up to pairs: each pair
     shares one seed (the same dice), A first as side 0, then as side 1. ``progress``: a
-    progress-bar label, or false for none."""
+    progress-bar label, or false for none. ``done``: pairs to skip (played before a
+    checkpoint); ``pair_done(pairs done)`` is called after each pair."""
     pairs = (n + 1) // 2
-    iterator = range(pairs)
+    iterator = range(done, pairs)
     if progress:
         from tqdm import tqdm
 
-        iterator = tqdm(iterator, desc=progress, unit="pair")
+        iterator = tqdm(iterator, desc=progress, unit="pair", initial=done, total=pairs)
     seeds = np.random.SeedSequence(seed).generate_state(pairs)
     for i in iterator:
         for a_side in (0, 1):
             yield int(seeds[i]), a_side, ((agent_a, agent_b) if a_side == 0 else (agent_b, agent_a))
+        if pair_done is not None:
+            pair_done(i + 1)
 
 
 # ---------------------------------------------------------------------- match play
@@ -236,14 +260,14 @@ def play_match(agents, length: int, seed: int, rules: Rules | None = None,
 
 def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed: int = 0,
                      cube: bool = True, progress: bool = False, records: list | None = None,
-                     **config) -> MatchPlayStats:
+                     checkpoint=None, **config) -> MatchPlayStats:
     """Play ``matches`` matches (rounded up to pairs) to ``length`` points of A against B,
     each pair from one seed with A first as side 0 then as side 1, and return A's
     statistics. ``config``: rule options of :class:`Rules` (no Jacoby, beavers or
     automatic doubles in match play); ``cube=False`` plays cubeless matches. With the
     cube, the statistics count each side's cube actions and every game's final cube.
     ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
-    its first player."""
+    its first player. ``checkpoint``: as :func:`evaluate`'s."""
     _check_whole("matches", matches, 1)
     _check_whole("seed", seed, 0)
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MET_MAX_AWAY:
@@ -262,8 +286,13 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
         from bg_env.records import MatchRecord, check_rules
 
         check_rules(rules)
+    run = {"kind": "match", "agent_a": name_a, "agent_b": name_b, "seed": int(seed),
+           "length": length, "rules": dict(config, cube=cube), "records": records is not None}
+    stats, done, pair_done = _start(checkpoint, run, stats, (agent_a, agent_b), matches,
+                                    records, rules)
     for match_seed, a_side, seats in _paired_seats(
-            agent_a, agent_b, matches, seed, progress and f"{name_a} vs {name_b} ({length}-pt)"):
+            agent_a, agent_b, matches, seed, progress and f"{name_a} vs {name_b} ({length}-pt)",
+            done, pair_done):
         if records is not None:
             records.append(MatchRecord((name_a, name_b), length))
             on_game = partial(records[-1].add_game, first_side=a_side)

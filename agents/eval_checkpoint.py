@@ -1,0 +1,166 @@
+"""Checkpoints of a long evaluation (``bg-env eval --checkpoint FILE``): an evaluation that
+was interrupted picks up at the pair of games it stopped at, and ends with the same games,
+statistics and records as one that was never stopped.
+
+Skipping the pairs already played is exact. Each pair's dice come from its own seed,
+the ``i``-th of ``SeedSequence(seed).generate_state(pairs)``, and that list starts the
+same for any number of pairs. The only other state that one game hands to the next is
+held by the agents' own generators (the ``rng`` of a random agent), and the checkpoint
+saves them. An agent that kept some other state from game to game would not resume
+exactly; none of the shipped agents does.
+
+The file is JSON, so loading it runs no code. It is rewritten atomically at the end of a
+pair, at most every ``every`` seconds, and always after the last pair. It holds:
+
+* what identifies the evaluation: the agents' names, the seed, the cube, the rule
+  options, the match length and whether records are kept;
+* the pairs done, the statistics and the agents' generator states;
+* with records (``--save-mat``), the records so far as ``.mat`` text.
+
+Running again with more games continues the same evaluation, because its first pairs are
+the same games. A run with different settings, or fewer games than are done, is refused
+with the setting named.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from dataclasses import asdict
+
+from bg_env.envs.opponents import opponent_generator_state, restore_opponent_generator
+
+from .model_files import write_atomically
+
+__all__ = ["EvalCheckpoint", "FORMAT"]
+
+logger = logging.getLogger(__name__)
+
+FORMAT = "bg-env eval checkpoint 1"
+"""The ``format`` entry of a checkpoint file (its version follows the name)."""
+
+
+class EvalCheckpoint:
+    """The checkpoint file of one evaluation; see the module's description.
+
+    :func:`~agents.evaluate.evaluate` and :func:`~agents.evaluate.evaluate_matches` take
+    one (or a path, which makes one with the default interval) and call :meth:`start`
+    before the first game and :meth:`pair_done` after every pair.
+    """
+
+    def __init__(self, path: str | os.PathLike, every: float = 10.0) -> None:
+        self.path = os.fspath(path)
+        self.every = float(every)
+        """Seconds between two saves (0: after every pair)."""
+        self._last_save = 0.0
+        self._bound: dict | None = None
+
+    @classmethod
+    def of(cls, checkpoint: "EvalCheckpoint | str | os.PathLike | None") -> "EvalCheckpoint | None":
+        """``checkpoint`` as an :class:`EvalCheckpoint` (a path gets the default interval)."""
+        if checkpoint is None or isinstance(checkpoint, EvalCheckpoint):
+            return checkpoint
+        return cls(checkpoint)
+
+    def start(self, run: dict, stats, agents, pairs: int, records: list | None = None,
+              rules=None):
+        """Bind the evaluation ``run`` (what identifies it; JSON values) that fills
+        ``stats`` over ``pairs`` pairs, with ``agents`` and ``records`` (the
+        :class:`~bg_env.records.MatchRecord` list being filled, or None). When the file
+        exists, the statistics, the agents' generators and the records are put back as
+        they were after its last pair. Returns the statistics to go on with and the pairs
+        done.
+
+        Raises:
+            ValueError: the file is not a checkpoint, is of another evaluation (the
+                setting that differs is named), or has more pairs done than ``pairs``.
+        """
+        run = json.loads(json.dumps(run))  # as the file will give it back
+        self._bound = {"run": run, "stats": stats, "agents": agents, "pairs": pairs,
+                       "records": records}
+        done = 0
+        if os.path.exists(self.path):
+            saved = self._read()
+            self._check_same_run(saved["run"], run)
+            done = saved["pairs_done"]
+            if done > pairs:
+                raise ValueError(f"checkpoint {self.path!r} has {2 * done} games done, more "
+                                 f"than the {2 * pairs} asked for")
+            stats = self._bound["stats"] = type(stats).from_dict(saved["stats"])
+            for agent, state in zip(agents, saved["generators"]):
+                restore_opponent_generator(agent, state)
+            if records is not None:
+                _restore_records(records, saved["records"], rules)
+            logger.info("resuming from %s: %d of %d games done", self.path, 2 * done, 2 * pairs)
+        self._last_save = time.monotonic()
+        return stats, done
+
+    def pair_done(self, done: int) -> None:
+        """``done`` pairs are finished: save when ``every`` seconds have passed since the
+        last save, or when this was the last pair."""
+        if done >= self._bound["pairs"] or time.monotonic() - self._last_save >= self.every:
+            self.save(done)
+
+    def save(self, done: int) -> None:
+        """Write the checkpoint with ``done`` pairs finished (atomically)."""
+        bound = self._bound
+        data = {
+            "format": FORMAT, "run": bound["run"], "pairs_done": done,
+            "stats": asdict(bound["stats"]),
+            "generators": [opponent_generator_state(agent) for agent in bound["agents"]],
+        }
+        if bound["records"] is not None:
+            from bg_env.records import format_mat
+
+            data["records"] = [format_mat(record) for record in bound["records"]]
+        write_atomically(self.path, json.dumps(data))
+        self._last_save = time.monotonic()
+
+    def _read(self) -> dict:
+        """The saved checkpoint, its entries checked."""
+        with open(self.path, encoding="utf-8") as fh:
+            text = fh.read()
+        try:
+            saved = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"checkpoint {self.path!r} is not JSON ({exc})") from None
+        if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+            raise ValueError(f"{self.path!r} is not a bg-env evaluation checkpoint (expected "
+                             f"format {FORMAT!r}); give another --checkpoint file")
+        missing = [k for k in ("run", "pairs_done", "stats", "generators") if k not in saved]
+        if missing:
+            raise ValueError(f"checkpoint {self.path!r} lacks {missing}")
+        return saved
+
+    def _check_same_run(self, saved: dict, run: dict) -> None:
+        """Raise ValueError naming every setting where the saved run differs."""
+        saved, run = _flat(saved), _flat(run)
+        changed = [f"{key} was {saved.get(key)!r}, now {run.get(key)!r}"
+                   for key in sorted(set(saved) | set(run)) if saved.get(key) != run.get(key)]
+        if changed:
+            raise ValueError(
+                f"checkpoint {self.path!r} is of another evaluation: {'; '.join(changed)} "
+                f"(run with the same settings to continue it, or give another --checkpoint "
+                f"file to start anew)")
+
+
+def _flat(run: dict) -> dict:
+    """``run`` with its rule options as keys of their own (``rule 'cube'``)."""
+    flat = {k: v for k, v in run.items() if k != "rules"}
+    flat.update({f"rule {k!r}": v for k, v in run.get("rules", {}).items()})
+    return flat
+
+def _restore_records(records: list, texts: list[str], rules) -> None:
+    """Fill ``records`` from the saved ``.mat`` texts: the games of the ones already in the
+    list (a money session's one record) are added to them, the others appended."""
+    from bg_env.records import parse_mat
+
+    for i, text in enumerate(texts):
+        saved = parse_mat(text, rules)
+        if i < len(records):
+            for game in saved.games:
+                records[i].add(game)
+        else:
+            records.append(saved)

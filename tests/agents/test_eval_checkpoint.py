@@ -1,0 +1,153 @@
+"""Evaluation checkpoints (``bg-env eval --checkpoint FILE``): an interrupted evaluation
+resumed from its checkpoint ends with the same statistics and records as one never stopped,
+having played only the pairs that were left."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import pytest
+
+from agents import FirstLegalAgent, RandomAgent, load_agent
+from agents.cli import main
+from agents.eval_checkpoint import FORMAT, EvalCheckpoint
+from agents.evaluate import evaluate, evaluate_matches
+from bg_env.records import MatchRecord, format_mat
+
+
+class Counting(RandomAgent):
+    """A random agent (seeded by the evaluation) that counts its plays and can be made to
+    raise KeyboardInterrupt at its ``stop_at``-th play, as a Ctrl-C mid-game would."""
+
+    def __init__(self, stop_at: int | None = None) -> None:
+        super().__init__()
+        self.plays, self.stop_at = 0, stop_at
+
+    def choose_play(self, plays, env):
+        self.plays += 1
+        if self.plays == self.stop_at:
+            raise KeyboardInterrupt
+        return super().choose_play(plays, env)
+
+
+def _money(opponent):
+    """A cubeful money evaluation of a counting random agent against ``opponent`` (a
+    PlayAgent runs on the core, a single-move agent through the env), with a record."""
+    def run(agent, n, checkpoint=None):
+        record = MatchRecord(("random", "other"))
+        stats = evaluate(agent, opponent(), games=n, seed=11, cube=True, record=record,
+                         checkpoint=checkpoint)
+        return asdict(stats), [format_mat(record)]
+    return run
+
+
+def _matches(agent, n, checkpoint=None):
+    records = []
+    stats = evaluate_matches(agent, load_agent("pubeval"), matches=n, length=3, seed=11,
+                             records=records, checkpoint=checkpoint)
+    return asdict(stats), [format_mat(r) for r in records]
+
+
+RUNS = {
+    "money on the core": _money(lambda: load_agent("pubeval")),
+    "money through the env": _money(FirstLegalAgent),
+    "matches": _matches,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(RUNS))
+def test_an_interrupted_evaluation_resumes_to_the_same_games(kind, tmp_path):
+    run = RUNS[kind]
+    whole_agent = Counting()
+    whole = run(whole_agent, 12)
+    path = tmp_path / "eval.json"
+    stop_at = whole_agent.plays * 2 // 3  # in the middle of a later pair
+    with pytest.raises(KeyboardInterrupt):
+        run(Counting(stop_at), 12, EvalCheckpoint(path, every=0))
+    saved = json.loads(path.read_text())
+    assert saved["format"] == FORMAT and 0 < saved["pairs_done"] < 6
+    resumed_agent = Counting()
+    assert run(resumed_agent, 12, EvalCheckpoint(path, every=0)) == whole
+    assert 0 < resumed_agent.plays < whole_agent.plays  # only the pairs left were played
+
+
+def test_more_games_extend_a_finished_checkpoint_and_a_finished_one_plays_nothing(tmp_path):
+    path = tmp_path / "eval.json"
+    run = RUNS["money on the core"]
+    first = run(Counting(), 6, path)
+    again = Counting()
+    assert run(again, 6, path) == first and again.plays == 0
+    assert json.loads(path.read_text())["pairs_done"] == 3
+    assert run(Counting(), 10, path) == run(Counting(), 10)  # 4 more games, the same ones
+
+
+@pytest.mark.parametrize("change, named", [
+    ({"seed": 12}, "seed was 11, now 12"),
+    ({"cube": False}, "rule 'cube' was True, now False"),
+    ({"variant": "nackgammon"}, "rule 'variant' was None, now 'nackgammon'"),
+    ({"games": 2}, "4 games done, more than the 2 asked for"),
+    ({"agent": "first"}, "agent_a was 'random', now 'first'"),
+])
+def test_a_checkpoint_of_another_evaluation_is_refused_and_kept(change, named, tmp_path):
+    path = tmp_path / "eval.json"
+    evaluate(RandomAgent(), load_agent("pubeval"), games=4, seed=11, cube=True,
+             checkpoint=path)
+    before = path.read_bytes()
+    agent = FirstLegalAgent() if change.pop("agent", None) else RandomAgent()
+    args = dict(dict(games=4, seed=11, cube=True), **change)
+    with pytest.raises(ValueError, match="eval.json") as err:
+        evaluate(agent, load_agent("pubeval"), checkpoint=path, **args)
+    assert named in str(err.value)
+    assert path.read_bytes() == before
+
+
+def test_a_money_checkpoint_does_not_resume_matches_nor_records(tmp_path):
+    path = tmp_path / "eval.json"
+    evaluate(RandomAgent(), RandomAgent(), games=2, seed=1, checkpoint=path)
+    with pytest.raises(ValueError, match="kind was 'money', now 'match'"):
+        evaluate_matches(RandomAgent(), RandomAgent(), matches=2, seed=1, cube=False,
+                         checkpoint=path)
+    with pytest.raises(ValueError, match="records was False, now True"):
+        evaluate(RandomAgent(), RandomAgent(), games=2, seed=1, checkpoint=path,
+                 record=MatchRecord())
+
+
+@pytest.mark.parametrize("text, named", [
+    ("{not json", "is not JSON"),
+    ('{"format": "something else"}', "is not a bg-env evaluation checkpoint"),
+    (json.dumps({"format": FORMAT, "run": {}}), "lacks ['pairs_done', 'stats', 'generators']"),
+])
+def test_a_file_that_is_not_a_checkpoint_is_refused_by_name(text, named, tmp_path):
+    path = tmp_path / "results.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="results.json") as err:
+        evaluate(RandomAgent(), RandomAgent(), games=2, checkpoint=path)
+    assert named in str(err.value)
+    assert path.read_text() == text
+
+
+def test_cli_eval_checkpoint_continues_and_names_a_changed_setting(tmp_path, capsys):
+    path, mat = tmp_path / "eval.json", tmp_path / "games.mat"
+    args = ["eval", "random", "pubeval", "--games", "4", "--cube", "--quiet",
+            "--checkpoint", str(path), "--save-mat", str(mat)]
+    assert main(args) == 0
+    first, record = capsys.readouterr().out, mat.read_text()
+    mat.unlink()
+    assert main(args) == 0  # finished: the same table and record, no game played
+    assert capsys.readouterr().out == first and mat.read_text() == record
+    assert main(args[:-2] + ["--seed", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "seed was 0, now 2" in err and "records was True, now False" in err
+    missing = tmp_path / "no-such-folder" / "eval.json"
+    assert main(["eval", "random", "random", "--checkpoint", str(missing)]) == 2
+    assert "--checkpoint" in capsys.readouterr().err and not missing.parent.exists()
+
+
+def test_cli_interrupted_eval_says_how_to_continue(monkeypatch, capsys):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agents.evaluate.evaluate", interrupted)
+    assert main(["eval", "random", "random", "--quiet"]) == 130
+    assert "--checkpoint FILE" in capsys.readouterr().err
