@@ -10,7 +10,9 @@ saves them. An agent that kept some other state from game to game would not resu
 exactly; none of the shipped agents does.
 
 The file is JSON, so loading it runs no code. It is rewritten atomically at the end of a
-pair, at most every ``every`` seconds, and always after the last pair. It holds:
+pair, at most every ``every`` seconds (less often when saving takes long: a large record
+is rewritten whole, so saves are spaced to cost at most 5% of the time), and always after
+the last pair. It holds:
 
 * what identifies the evaluation: the agents' names, the seed, the cube, the rule
   options, the match length and whether records are kept;
@@ -55,6 +57,7 @@ class EvalCheckpoint:
         self.every = float(every)
         """Seconds between two saves (0: after every pair)."""
         self._last_save = 0.0
+        self._wait = self.every
         self._bound: dict | None = None
 
     @classmethod
@@ -98,13 +101,15 @@ class EvalCheckpoint:
         return stats, done
 
     def pair_done(self, done: int) -> None:
-        """``done`` pairs are finished: save when ``every`` seconds have passed since the
-        last save, or when this was the last pair."""
-        if done >= self._bound["pairs"] or time.monotonic() - self._last_save >= self.every:
+        """``done`` pairs are finished: save when ``every`` seconds (or 20 times the last
+        save's time, when that is longer and ``every`` is not 0) have passed since the last
+        save, or when this was the last pair."""
+        if done >= self._bound["pairs"] or time.monotonic() - self._last_save >= self._wait:
             self.save(done)
 
     def save(self, done: int) -> None:
         """Write the checkpoint with ``done`` pairs finished (atomically)."""
+        began = time.monotonic()
         bound = self._bound
         data = {
             "format": FORMAT, "run": bound["run"], "pairs_done": done,
@@ -117,6 +122,8 @@ class EvalCheckpoint:
             data["records"] = [format_mat(record) for record in bound["records"]]
         write_atomically(self.path, json.dumps(data))
         self._last_save = time.monotonic()
+        if self.every > 0:  # (0: after every pair, however long saving takes)
+            self._wait = max(self.every, 20 * (self._last_save - began))
 
     def _read(self) -> dict:
         """The saved checkpoint, its entries checked."""

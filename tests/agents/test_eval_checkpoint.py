@@ -151,3 +151,23 @@ def test_cli_interrupted_eval_says_how_to_continue(monkeypatch, capsys):
     monkeypatch.setattr("agents.evaluate.evaluate", interrupted)
     assert main(["eval", "random", "random", "--quiet"]) == 130
     assert "--checkpoint FILE" in capsys.readouterr().err
+
+
+def test_saves_are_spaced_by_the_interval_or_twenty_times_a_slow_save(monkeypatch, tmp_path):
+    clock, writes = [0.0], []
+
+    def slow_write(path, data):  # a save that takes 1 s (a large record)
+        clock[0] += 1.0
+        writes.append(clock[0])
+
+    monkeypatch.setattr("agents.eval_checkpoint.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("agents.eval_checkpoint.write_atomically", slow_write)
+    checkpoint = EvalCheckpoint(tmp_path / "eval.json", every=10)
+    checkpoint.start({}, evaluate(RandomAgent(1), RandomAgent(2), games=2),
+                     (RandomAgent(1), RandomAgent(2)), pairs=100)
+    for seconds, saved in ((9, 0), (10, 1), (29, 1), (31, 2), (52, 3), (70, 3)):
+        clock[0] = seconds
+        checkpoint.pair_done(1)
+        assert len(writes) == saved, seconds
+    checkpoint.pair_done(100)  # the last pair: always
+    assert len(writes) == 4
