@@ -218,9 +218,7 @@ def _save_mat(path: str, records: list) -> None:
     """Write the records of an evaluation: one .mat file, or for several matches one file
     per match (``NAME-1.mat``, ``NAME-2.mat``, ...: a .mat file holds one match), each
     written atomically (a kill mid-write leaves the old file whole, not half a record)."""
-    from bg_env.records import format_mat
-
-    from .model_files import write_atomically
+    from bg_env.records import write_mat
 
     if len(records) == 1:
         paths = [path]
@@ -228,7 +226,7 @@ def _save_mat(path: str, records: list) -> None:
         stem, ext = os.path.splitext(path)
         paths = [f"{stem}-{i}{ext or '.mat'}" for i in range(1, len(records) + 1)]
     for p, record in zip(paths, records):
-        write_atomically(p, format_mat(record))
+        write_mat(p, record)
     games = sum(len(r.games) for r in records)
     shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]}"
     money = "set jacoby off, then " if records[0].length == 0 else ""

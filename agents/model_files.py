@@ -18,7 +18,6 @@ over the target, so a crash or a kill leaves the old file or the new one, never 
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
@@ -26,6 +25,8 @@ import pickle
 import re
 import zipfile
 from typing import Any, Callable
+
+from bg_env.files import write_atomically
 
 __all__ = ["ModelFileError", "load_torch_file", "load_torch_member", "check_weights_fit",
            "write_atomically", "save_torch_file"]
@@ -134,23 +135,6 @@ def _first_line(exc: BaseException) -> str:
     """The first sentence of the message (torch's go on about miniz and checkpoints)."""
     text = str(exc).strip()
     return text.splitlines()[0].split(". ")[0][:160] if text else "empty"
-
-
-def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
-    """``data`` to a temporary file beside ``path``, flushed to disk, renamed over it. An
-    error or an interrupt on the way leaves ``path`` as it was and removes the temporary
-    file (only a kill no handler sees, SIGKILL or a power cut, leaves ``<path>.tmp``)."""
-    tmp = f"{path}.tmp"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data.encode() if isinstance(data, str) else data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:

@@ -66,6 +66,7 @@ play where plays exist (``62:``) is the dice of a player who resigned after roll
 
 from __future__ import annotations
 
+from .files import write_atomically
 from .record_model import MAX_CUBE, GameRecord, MatchRecord, check_rules
 from .record_names import comment_name, mat_name, score_line_names
 from .record_reader import parse_mat, read_mat, replay_game
@@ -133,8 +134,7 @@ def _game_lines(game: GameRecord) -> list[str]:
 
 
 def write_mat(path, match: MatchRecord) -> None:
-    """Write ``match`` to ``path`` as a ``.mat`` file."""
-    text = format_mat(match)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    """Write ``match`` to ``path`` as a ``.mat`` file, atomically
+    (:func:`bg_env.files.write_atomically`: a kill mid-write leaves the old file whole)."""
+    write_atomically(path, format_mat(match))
 

@@ -144,6 +144,21 @@ def test_write_and_read_a_file(tmp_path):
     assert read_mat(path).points() == SESSION.points()
 
 
+def test_write_mat_leaves_the_old_file_whole_when_stopped(tmp_path, monkeypatch):
+    path = tmp_path / "session.mat"
+    write_mat(path, SESSION)
+    before = path.read_text()
+
+    def killed(src, dst):
+        raise KeyboardInterrupt  # stopped before the new file replaced the old
+
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        write_mat(path, replace(SESSION, games=SESSION.games[:1]))
+    assert path.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["session.mat"]  # no session.mat.tmp
+
+
 def test_names_in_the_score_line_are_what_gnubg_reads_full_names_in_comments():
     assert mat_name("td:models/my td.pt") == "td_models/my_td.pt"
     assert len(mat_name("x" * 50)) == 31
