@@ -91,14 +91,34 @@ class EvalCheckpoint:
             if done > pairs:
                 raise ValueError(f"checkpoint {self.path!r} has {2 * done} games done, more "
                                  f"than the {2 * pairs} asked for")
-            stats = self._bound["stats"] = type(stats).from_dict(saved["stats"])
-            for agent, state in zip(agents, saved["generators"]):
-                restore_opponent_generator(agent, state)
-            if records is not None:
-                _restore_records(records, saved["records"], rules)
+            stats = self._bound["stats"] = self._put_back(saved, stats, agents, records, rules)
             logger.info("resuming from %s: %d of %d games done", self.path, 2 * done, 2 * pairs)
         self._last_save = time.monotonic()
         return stats, done
+
+    def _put_back(self, saved: dict, stats, agents, records: list | None, rules):
+        """The saved statistics, with the agents' generators and the ``records`` put back
+        as saved: all or nothing (a damaged entry raises ValueError naming the file, and
+        leaves the agents and the records as they were)."""
+        from bg_env.records import parse_mat
+
+        before = [opponent_generator_state(agent) for agent in agents]
+        try:
+            stats = type(stats).from_dict(saved["stats"])
+            texts = saved["records"] if records is not None else []
+            saved_records = [parse_mat(text, rules) for text in texts]
+            if len(saved["generators"]) != len(agents):
+                raise ValueError(f"{len(saved['generators'])} generator states for "
+                                 f"{len(agents)} agents")
+            for agent, state in zip(agents, saved["generators"]):
+                restore_opponent_generator(agent, state)
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            for agent, state in zip(agents, before):
+                restore_opponent_generator(agent, state)
+            raise ValueError(f"checkpoint {self.path!r} is damaged "
+                             f"({type(exc).__name__}: {exc})") from None
+        _add_records(records, saved_records)
+        return stats
 
     def pair_done(self, done: int) -> None:
         """``done`` pairs are finished: save when ``every`` seconds (or 20 times the last
@@ -139,6 +159,9 @@ class EvalCheckpoint:
         missing = [k for k in ("run", "pairs_done", "stats", "generators") if k not in saved]
         if missing:
             raise ValueError(f"checkpoint {self.path!r} lacks {missing}")
+        done = saved["pairs_done"]
+        if isinstance(done, bool) or not isinstance(done, int) or done < 0:
+            raise ValueError(f"checkpoint {self.path!r} is damaged (pairs_done {done!r})")
         return saved
 
     def _check_same_run(self, saved: dict, run: dict) -> None:
@@ -159,15 +182,12 @@ def _flat(run: dict) -> dict:
     flat.update({f"rule {k!r}": v for k, v in run.get("rules", {}).items()})
     return flat
 
-def _restore_records(records: list, texts: list[str], rules) -> None:
-    """Fill ``records`` from the saved ``.mat`` texts: the games of the ones already in the
-    list (a money session's one record) are added to them, the others appended."""
-    from bg_env.records import parse_mat
-
-    for i, text in enumerate(texts):
-        saved = parse_mat(text, rules)
+def _add_records(records: list | None, saved: list) -> None:
+    """Fill ``records`` with the ``saved`` ones: the games of those already in the list (a
+    money session's one record) are added to them, the others appended."""
+    for i, record in enumerate(saved):
         if i < len(records):
-            for game in saved.games:
+            for game in record.games:
                 records[i].add(game)
         else:
-            records.append(saved)
+            records.append(record)

@@ -171,3 +171,31 @@ def test_saves_are_spaced_by_the_interval_or_twenty_times_a_slow_save(monkeypatc
         assert len(writes) == saved, seconds
     checkpoint.pair_done(100)  # the last pair: always
     assert len(writes) == 4
+
+
+@pytest.mark.parametrize("damage, named", [
+    (lambda c: c["stats"].update(bogus=1), "unexpected keyword argument 'bogus'"),
+    (lambda c: c["generators"][1].update(state="garbage"), "TypeError"),
+    (lambda c: c["generators"].pop(), "1 generator states for 2 agents"),
+    (lambda c: c.update(records=["not a record"]), "RecordError"),
+    (lambda c: c.update(pairs_done=-1), "pairs_done -1"),
+], ids=["stats", "a generator", "generators", "records", "pairs done"])
+def test_a_damaged_checkpoint_is_refused_leaving_agents_and_record_untouched(
+        damage, named, tmp_path):
+    from agents.evaluate import seed_agents
+
+    path = tmp_path / "eval.json"
+    evaluate(RandomAgent(), RandomAgent(), games=4, seed=3, record=MatchRecord(),
+             checkpoint=path)
+    saved = json.loads(path.read_text())
+    damage(saved)
+    path.write_text(json.dumps(saved))
+    agents, twins = (RandomAgent(), RandomAgent()), (RandomAgent(), RandomAgent())
+    seed_agents(twins, 3)  # as the evaluation seeds them before reading the checkpoint
+    record = MatchRecord()
+    with pytest.raises(ValueError, match="eval.json") as err:
+        evaluate(*agents, games=4, seed=3, record=record, checkpoint=path)
+    assert named in str(err.value)
+    assert record.games == []
+    for agent, twin in zip(agents, twins):
+        assert agent.rng.bit_generator.state == twin.rng.bit_generator.state
