@@ -35,6 +35,10 @@ times the work of one roll: 0.2 s a labelled afterstate on one core of this mach
 ``regret --plies N`` scores a network by the choices its N-roll lookahead makes, which tells
 how good a teacher it would be before labelling with it (README, "How they were trained").
 
+A label run saves its progress as it goes (each chunk of games a part file in
+``OUT.parts/``, :mod:`agents.label_parts`): after an interrupt, the same command labels only
+the games still missing and writes the same file.
+
 Game ``g`` rolls its dice from ``default_rng([seed, g])``, so the file is the same for any
 number of workers, and files of consecutive ranges of one seed (``--first``; made one after
 another or on several machines) fit together (``fit A.npz B.npz ...``) as the file of the
@@ -44,6 +48,8 @@ whole range; the fit draws its order from ``--fit-seed``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import sys
 import time
@@ -55,6 +61,8 @@ import torch
 from bg_env.core.position import Position
 from bg_env.envs.candidates import board_features
 
+from .label_parts import LabelParts, file_sha256
+from .model_files import write_atomically
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of
@@ -81,42 +89,51 @@ def _label_chunk(args) -> tuple[np.ndarray, ...]:
 
 
 def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
-               workers: int = 1, progress: bool = True, first: int = 0, plies: int = 1) -> int:
+               workers: int = 1, progress: bool = True, first: int = 0, plies: int = 1,
+               chunk: int | None = None) -> int:
     """Label games ``first .. first + games - 1`` with ``teacher`` into ``out`` (written
     atomically), ``plies`` rolls of lookahead (2: about 21 times the work of 1); returns
     the rows written. Files of consecutive ranges with one seed, fitted together, are the
-    file of the whole range."""
+    file of the whole range.
+
+    Each finished ``chunk`` of games (default 50 games, 5 with two or more plies) is saved
+    in ``OUT.parts/`` (:mod:`agents.label_parts`): the same call after an interrupt labels
+    only the games not saved yet, and gives the same file."""
     load_net(teacher)  # a missing or unsafe file is named here, before any work
     if plies < 1:
         raise ValueError(f"plies={plies}: a teacher looks at least one roll ahead")
     if first < 0 or games < 1:
         raise ValueError(f"games={games}, first={first}: expected at least one game and a "
                          f"first game number of 0 or more")
+    if chunk is not None and chunk < 1:
+        raise ValueError(f"chunk={chunk}: expected at least one game a chunk")
     end = first + games
-    chunks = [(teacher, list(range(g, min(g + 50, end))), seed, top_k, plies)
-              for g in range(first, end, 50)]
+    parts = LabelParts(out, {"teacher_sha256": file_sha256(teacher), "seed": seed,
+                             "top_k": top_k, "plies": plies})
+    parts.open()
+    jobs = [(teacher, games_of_chunk, seed, top_k, plies) for games_of_chunk in
+            parts.chunks_to_do(first, end, chunk or (50 if plies == 1 else 5))]
+    done = games - sum(len(job[1]) for job in jobs)
+    if done and progress:
+        print(f"resuming: {done}/{games} games labelled in {parts.folder}", file=sys.stderr)
     t0 = time.time()
-    parts = []
-    if workers > 1:
-        with get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap(_label_chunk, chunks):
-                parts.append(part)
-                _progress(progress, parts, first, games, t0)
-    else:
-        for chunk in chunks:
-            parts.append(_label_chunk(chunk))
-            _progress(progress, parts, first, games, t0)
-    tmp = out + ".tmp.npz"
-    np.savez(tmp, **{key: np.concatenate([p[i] for p in parts]) for i, key in enumerate(_KEYS)})
-    os.replace(tmp, out)
-    return sum(len(p[1]) for p in parts)
-
-
-def _progress(show: bool, parts: list, first: int, games: int, t0: float) -> None:
-    if show:
-        done = int(parts[-1][2][-1]) + 1 - first if len(parts[-1][2]) else 0
-        print(f"labelled {done}/{games} games, {time.time() - t0:.0f} s", file=sys.stderr,
-              flush=True)
+    with contextlib.ExitStack() as stack:
+        results = map(_label_chunk, jobs)
+        if workers > 1:
+            results = stack.enter_context(get_context("spawn").Pool(workers)).imap(
+                _label_chunk, jobs)
+        for job, part in zip(jobs, results):
+            parts.save(job[1], dict(zip(_KEYS, part)))
+            done += len(job[1])
+            if progress:
+                print(f"labelled {done}/{games} games, {time.time() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
+    saved = [parts.load(g0, g1) for g0, g1 in parts.saved_ranges(first, end)]
+    buffer = io.BytesIO()
+    np.savez(buffer, **{key: np.concatenate([p[key] for p in saved]) for key in _KEYS})
+    write_atomically(out, buffer.getvalue())
+    parts.remove()
+    return sum(len(p["labels"]) for p in saved)
 
 
 def read_labels(paths: str | list[str]) -> dict[str, np.ndarray]:
@@ -337,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="the first game's number (files of consecutive ranges add up)")
     lab.add_argument("--plies", type=int, default=1,
                      help="rolls of lookahead of the teacher (2: ~21 times the work)")
+    lab.add_argument("--chunk", type=int, default=None,
+                     help="games a saved part holds (default 50, 5 with --plies 2 or more); "
+                          "the same command after an interrupt goes on from OUT.parts/")
     fitp = sub.add_parser("fit", help="fit a student on label files")
     fitp.add_argument("labels", nargs="+")
     fitp.add_argument("init")
@@ -368,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     if args.step == "label":
         rows = label_file(args.teacher, args.out, args.games, args.seed, args.top_k,
-                          args.workers, first=args.first, plies=args.plies)
+                          args.workers, first=args.first, plies=args.plies,
+                          chunk=args.chunk)
         print(f"{rows} labelled afterstates -> {args.out}")
     elif args.step == "regret":
         for line in regret_file(args.labels, args.models, args.hold, judge=args.judge,

@@ -186,3 +186,38 @@ def test_a_two_ply_teacher_labels_and_scores_its_own_choices(tmp_path, teacher):
     assert 0 < first_game["decisions"] < own["decisions"]
     with pytest.raises(ValueError, match="plies=0"):
         label_file(teacher, labels, games=1, seed=4, progress=False, plies=0)
+
+
+def test_an_interrupted_label_run_goes_on_and_writes_the_same_file(tmp_path, teacher,
+                                                                   monkeypatch):
+    import agents.distill_file as distill
+
+    whole, labels = str(tmp_path / "whole.npz"), str(tmp_path / "labels.npz")
+    label_file(teacher, whole, games=6, seed=5, top_k=2, progress=False, chunk=2)
+    label_chunk, calls = distill._label_chunk, []
+
+    def interrupted_at_the_third(job):
+        calls.append(job[1])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return label_chunk(job)
+
+    monkeypatch.setattr(distill, "_label_chunk", interrupted_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        label_file(teacher, labels, games=6, seed=5, top_k=2, progress=False, chunk=2)
+    parts = tmp_path / "labels.npz.parts"
+    assert sorted(p.name for p in parts.iterdir()) == [
+        "games-0000000-0000002.npz", "games-0000002-0000004.npz", "settings.json"]
+    with pytest.raises(ValueError, match="seed was 5, now 6"):
+        label_file(teacher, labels, games=6, seed=6, top_k=2, progress=False)
+    other = str(tmp_path / "other.pt")
+    save_net(TDNet(8).eval(), other)
+    with pytest.raises(ValueError, match="teacher_sha256 was"):
+        label_file(other, labels, games=6, seed=5, top_k=2, progress=False)
+    calls.clear()
+    assert main(["label", teacher, labels, "--games", "6", "--seed", "5", "--top-k", "2",
+                 "--chunk", "4"]) == 0  # another chunk size: the saved parts still count
+    assert calls == [[4, 5]] and not parts.exists()
+    a, b = np.load(whole), np.load(labels)
+    for key in ("boards", "labels", "games", "decisions"):
+        np.testing.assert_array_equal(a[key], b[key])

@@ -1,0 +1,120 @@
+"""The progress of a long labelling run (``python -m agents.distill_file label``), so that
+an interrupted run can go on where it stopped. Two-roll labels take about 80 core-hours a
+round.
+
+Each finished chunk of games is saved, atomically, as a part file in the folder
+``OUT.parts/``, named by its games: ``games-0000100-0000105.npz`` holds games 100 to 104.
+The folder's ``settings.json`` records what the labels depend on: the teacher file's
+SHA-256, the seed, ``top_k`` and the plies. Running the same command again labels only the
+games that no part holds yet.
+
+The result is exact. Game ``g`` rolls its dice from ``default_rng([seed, g])``, so a part
+holds the same rows whichever run made it. The label file is the parts in game order,
+the same file an uninterrupted run writes. The folder is removed once that file is
+written. A folder whose settings differ from the run's is refused, with each difference
+named. Part files are read with ``allow_pickle=False``, so reading them runs no code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+
+import numpy as np
+
+from .model_files import write_atomically
+
+__all__ = ["LabelParts", "file_sha256"]
+
+_PART = re.compile(r"games-(\d+)-(\d+)\.npz")
+_SETTINGS = "settings.json"
+
+
+def file_sha256(path: str) -> str:
+    """The SHA-256 of the file at ``path`` (hex)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class LabelParts:
+    """The parts folder of the label file ``out``, for a run with ``settings`` (JSON
+    values: what the labels depend on)."""
+
+    def __init__(self, out: str, settings: dict) -> None:
+        self.folder = f"{out}.parts"
+        self.settings = json.loads(json.dumps(settings))
+
+    def open(self) -> None:
+        """Make the folder with the run's settings, or check the settings of the one
+        there.
+
+        Raises:
+            ValueError: the folder holds parts of other settings (each one named).
+        """
+        path = os.path.join(self.folder, _SETTINGS)
+        if not os.path.exists(path):
+            os.makedirs(self.folder, exist_ok=True)
+            write_atomically(path, json.dumps(self.settings, indent=2) + "\n")
+            return
+        with open(path, encoding="utf-8") as fh:
+            try:
+                saved = json.load(fh)
+            except ValueError as exc:
+                raise ValueError(f"{path!r} is not JSON ({exc})") from None
+        changed = [f"{key} was {saved.get(key)!r}, now {self.settings.get(key)!r}"
+                   for key in sorted(set(saved) | set(self.settings))
+                   if saved.get(key) != self.settings.get(key)]
+        if changed:
+            raise ValueError(f"the parts in {self.folder!r} are of another labelling run: "
+                             f"{'; '.join(changed)} (run with the same settings to go on, "
+                             f"or delete the folder to start anew)")
+
+    def saved_ranges(self, first: int, end: int) -> list[tuple[int, int]]:
+        """The game ranges ``(g0, g1)`` (``g1`` excluded) of the parts inside
+        ``first .. end - 1``, in order, none overlapping another."""
+        ranges = []
+        for name in sorted(os.listdir(self.folder)):
+            match = _PART.fullmatch(name)
+            if match:
+                g0, g1 = int(match[1]), int(match[2])
+                if first <= g0 < g1 <= end:
+                    ranges.append((g0, g1))
+        chosen: list[tuple[int, int]] = []
+        for g0, g1 in sorted(ranges):
+            if not chosen or g0 >= chosen[-1][1]:
+                chosen.append((g0, g1))
+        return chosen
+
+    def chunks_to_do(self, first: int, end: int, size: int) -> list[list[int]]:
+        """The games of ``first .. end - 1`` that no part holds, in chunks of at most
+        ``size`` consecutive games."""
+        chunks, g = [], first
+        for g0, g1 in self.saved_ranges(first, end) + [(end, end)]:
+            for start in range(g, g0, size):
+                chunks.append(list(range(start, min(start + size, g0))))
+            g = g1
+        return chunks
+
+    def save(self, games: list[int], arrays: dict[str, np.ndarray]) -> None:
+        """Save the labelled ``games`` (consecutive) as one part, atomically."""
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        name = f"games-{games[0]:07d}-{games[-1] + 1:07d}.npz"
+        write_atomically(os.path.join(self.folder, name), buffer.getvalue())
+
+    def load(self, g0: int, g1: int) -> dict[str, np.ndarray]:
+        """The arrays of the part of games ``g0 .. g1 - 1``."""
+        path = os.path.join(self.folder, f"games-{g0:07d}-{g1:07d}.npz")
+        with np.load(path, allow_pickle=False) as blob:
+            return {key: blob[key] for key in blob.files}
+
+    def remove(self) -> None:
+        """Delete the folder (the label file is written)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
