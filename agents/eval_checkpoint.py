@@ -32,6 +32,8 @@ import os
 import time
 from dataclasses import asdict
 
+import numpy as np
+
 from bg_env.envs.opponents import opponent_generator_state, restore_opponent_generator
 
 from .model_files import write_atomically
@@ -80,7 +82,7 @@ class EvalCheckpoint:
             ValueError: the file is not a checkpoint, is of another evaluation (the
                 setting that differs is named), or has more pairs done than ``pairs``.
         """
-        run = json.loads(json.dumps(run))  # as the file will give it back
+        run = json.loads(json.dumps(run, default=_plain))  # as the file will give it back
         self._bound = {"run": run, "stats": stats, "agents": agents, "pairs": pairs,
                        "records": records}
         done = 0
@@ -174,6 +176,18 @@ class EvalCheckpoint:
                 f"checkpoint {self.path!r} is of another evaluation: {'; '.join(changed)} "
                 f"(run with the same settings to continue it, or give another --checkpoint "
                 f"file to start anew)")
+
+
+def _plain(value):
+    """A numpy number as the plain number it is (``json.dumps``'s ``default``).
+
+    Raises:
+        ValueError: a setting a checkpoint cannot keep, named.
+    """
+    if isinstance(value, np.generic):
+        return value.item()
+    raise ValueError(f"the evaluation's setting {value!r} cannot be kept in a checkpoint "
+                     f"(numbers, text, true/false, lists and dicts can)")
 
 
 def _flat(run: dict) -> dict:

@@ -199,3 +199,17 @@ def test_a_damaged_checkpoint_is_refused_leaving_agents_and_record_untouched(
     assert record.games == []
     for agent, twin in zip(agents, twins):
         assert agent.rng.bit_generator.state == twin.rng.bit_generator.state
+
+
+def test_numpy_numbers_in_the_settings_are_kept_as_plain_numbers(tmp_path):
+    import numpy as np
+
+    path = tmp_path / "eval.json"
+    first = evaluate(RandomAgent(), RandomAgent(), games=2, seed=np.int64(4),
+                     max_turns=np.int64(500), checkpoint=path)
+    again = evaluate(RandomAgent(), RandomAgent(), games=2, seed=4, max_turns=500,
+                     checkpoint=path)
+    assert asdict(again) == asdict(first)
+    with pytest.raises(ValueError, match="cannot be kept in a checkpoint"):
+        evaluate(RandomAgent(), RandomAgent(), games=2, max_turns=object(),
+                 checkpoint=tmp_path / "other.json")
