@@ -167,14 +167,19 @@ def cmd_eval(args) -> int:
     if args.variant:
         options["variant"] = args.variant
     cube = bool(options.pop("cube", False)) or args.cube
-    saving = {}
+    saving, checkpoint = {}, None
+    if args.checkpoint:
+        from .eval_checkpoint import EvalCheckpoint
+
+        match_cube = {} if args.match is None else {"match_cube": args.match_cube}
+        checkpoint = EvalCheckpoint(args.checkpoint, settings=match_cube)
     if args.match is not None:
         from .evaluate import evaluate_matches
 
         if args.save_mat:
             saving["records"] = []
         stats = evaluate_matches(a, b, matches=args.games, length=args.match, seed=args.seed,
-                                 progress=not args.quiet, checkpoint=args.checkpoint,
+                                 progress=not args.quiet, checkpoint=checkpoint,
                                  **saving, **options)
     else:
         if args.save_mat:
@@ -182,7 +187,7 @@ def cmd_eval(args) -> int:
 
             saving["record"] = MatchRecord((args.agent_a, args.agent_b))
         stats = evaluate(a, b, games=args.games, seed=args.seed, cube=cube,
-                         progress=not args.quiet, checkpoint=args.checkpoint,
+                         progress=not args.quiet, checkpoint=checkpoint,
                          **saving, **options)
     print(stats.table())
     if saving:

@@ -15,7 +15,9 @@ is rewritten whole, so saves are spaced to cost at most 5% of the time), and alw
 the last pair. It holds:
 
 * what identifies the evaluation: the agents' names, the seed, the cube, the rule
-  options, the match length and whether records are kept;
+  options, the match length, whether records are kept, and the caller's own settings
+  (``bg-env eval``'s ``--match-cube``). The agents are known by name (``td:PATH``), not by
+  the contents of their files: a model file changed between two runs is not noticed;
 * the pairs done, the statistics and the agents' generator states;
 * with records (``--save-mat``), the records so far as ``.mat`` text.
 
@@ -54,10 +56,14 @@ class EvalCheckpoint:
     before the first game and :meth:`pair_done` after every pair.
     """
 
-    def __init__(self, path: str | os.PathLike, every: float = 10.0) -> None:
+    def __init__(self, path: str | os.PathLike, every: float = 10.0,
+                 settings: dict | None = None) -> None:
         self.path = os.fspath(path)
         self.every = float(every)
         """Seconds between two saves (0: after every pair)."""
+        self.settings = dict(settings or {})
+        """Settings of the caller's that change the games but that the evaluation does not
+        see, kept and checked with its own (``bg-env eval`` keeps ``--match-cube``)."""
         self._last_save = 0.0
         self._wait = self.every
         self._bound: dict | None = None
@@ -82,7 +88,7 @@ class EvalCheckpoint:
             ValueError: the file is not a checkpoint, is of another evaluation (the
                 setting that differs is named), or has more pairs done than ``pairs``.
         """
-        run = json.loads(json.dumps(run, default=_plain))  # as the file will give it back
+        run = json.loads(json.dumps(dict(run, **self.settings), default=_plain))  # as read
         self._bound = {"run": run, "stats": stats, "agents": agents, "pairs": pairs,
                        "records": records}
         done = 0

@@ -213,3 +213,14 @@ def test_numpy_numbers_in_the_settings_are_kept_as_plain_numbers(tmp_path):
     with pytest.raises(ValueError, match="cannot be kept in a checkpoint"):
         evaluate(RandomAgent(), RandomAgent(), games=2, max_turns=object(),
                  checkpoint=tmp_path / "other.json")
+
+
+def test_cli_match_checkpoint_keeps_the_match_cube_model(tmp_path, capsys):
+    path = tmp_path / "eval.json"
+    args = ["eval", "random", "pubeval", "--match", "3", "--games", "2", "--quiet",
+            "--checkpoint", str(path)]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args + ["--match-cube", "live"]) == 0 and capsys.readouterr().out == first
+    assert main(args + ["--match-cube", "dead"]) == 2
+    assert "match_cube was 'live', now 'dead'" in capsys.readouterr().err
