@@ -37,7 +37,7 @@ how good a teacher it would be before labelling with it (README, "How they were 
 
 A label run saves its progress as it goes (each chunk of games a part file in
 ``OUT.parts/``, :mod:`agents.label_parts`): after an interrupt, the same command labels only
-the games still missing and writes the same file.
+the games still missing and writes the same arrays.
 
 Game ``g`` rolls its dice from ``default_rng([seed, g])``, so the file is the same for any
 number of workers, and files of consecutive ranges of one seed (``--first``; made one after
@@ -88,6 +88,11 @@ def _label_chunk(args) -> tuple[np.ndarray, ...]:
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
+def _label_job(args) -> tuple[list[int], tuple[np.ndarray, ...]]:
+    """A chunk's games and its labels (:func:`_label_chunk`)."""
+    return args[1], _label_chunk(args)
+
+
 def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
                workers: int = 1, progress: bool = True, first: int = 0, plies: int = 1,
                chunk: int | None = None) -> int:
@@ -98,7 +103,7 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
 
     Each finished ``chunk`` of games (default 50 games, 5 with two or more plies) is saved
     in ``OUT.parts/`` (:mod:`agents.label_parts`): the same call after an interrupt labels
-    only the games not saved yet, and gives the same file."""
+    only the games not saved yet, and writes the same arrays."""
     load_net(teacher)  # a missing or unsafe file is named here, before any work
     if plies < 1:
         raise ValueError(f"plies={plies}: a teacher looks at least one roll ahead")
@@ -108,8 +113,8 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk={chunk}: expected at least one game a chunk")
     end = first + games
-    parts = LabelParts(out, {"teacher_sha256": file_sha256(teacher), "seed": seed,
-                             "top_k": top_k, "plies": plies})
+    parts = LabelParts(out, {"teacher_sha256": file_sha256(teacher), "seed": int(seed),
+                             "top_k": int(top_k), "plies": int(plies)})
     parts.open()
     jobs = [(teacher, games_of_chunk, seed, top_k, plies) for games_of_chunk in
             parts.chunks_to_do(first, end, chunk or (50 if plies == 1 else 5))]
@@ -118,13 +123,13 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
         print(f"resuming: {done}/{games} games labelled in {parts.folder}", file=sys.stderr)
     t0 = time.time()
     with contextlib.ExitStack() as stack:
-        results = map(_label_chunk, jobs)
-        if workers > 1:
-            results = stack.enter_context(get_context("spawn").Pool(workers)).imap(
-                _label_chunk, jobs)
-        for job, part in zip(jobs, results):
-            parts.save(job[1], dict(zip(_KEYS, part)))
-            done += len(job[1])
+        results = map(_label_job, jobs)
+        if workers > 1 and jobs:  # each part saved as it comes, in whatever order
+            results = stack.enter_context(get_context("spawn").Pool(workers)).imap_unordered(
+                _label_job, jobs)
+        for chunk_games, part in results:
+            parts.save(chunk_games, dict(zip(_KEYS, part)))
+            done += len(chunk_games)
             if progress:
                 print(f"labelled {done}/{games} games, {time.time() - t0:.0f} s",
                       file=sys.stderr, flush=True)
@@ -132,7 +137,7 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
     buffer = io.BytesIO()
     np.savez(buffer, **{key: np.concatenate([p[key] for p in saved]) for key in _KEYS})
     write_atomically(out, buffer.getvalue())
-    parts.remove()
+    parts.remove(first, end)
     return sum(len(p["labels"]) for p in saved)
 
 
@@ -386,6 +391,16 @@ def main(argv: list[str] | None = None) -> int:
                           "labels, e.g. gnubg:1 (optional gnubg-nn)")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
+    try:
+        _run(args)
+    except (ValueError, OSError) as exc:  # a refused setting, a file that is not there
+        print(f"distill_file {args.step}: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _run(args) -> None:
+    """The step ``args.step`` with the parsed ``args``."""
     if args.step == "label":
         rows = label_file(args.teacher, args.out, args.games, args.seed, args.top_k,
                           args.workers, first=args.first, plies=args.plies,
@@ -399,7 +414,6 @@ def main(argv: list[str] | None = None) -> int:
         print(fit_file(args.labels, args.init, args.out, args.extras, args.hidden,
                        args.epochs, args.lr, args.hold, args.fit_seed,
                        rank_weight=args.rank_weight))
-    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,10 +9,11 @@ SHA-256, the seed, ``top_k`` and the plies. Running the same command again label
 games that no part holds yet.
 
 The result is exact. Game ``g`` rolls its dice from ``default_rng([seed, g])``, so a part
-holds the same rows whichever run made it. The label file is the parts in game order,
-the same file an uninterrupted run writes. The folder is removed once that file is
-written. A folder whose settings differ from the run's is refused, with each difference
-named. Part files are read with ``allow_pickle=False``, so reading them runs no code.
+holds the same rows whichever run made it. The label file is the parts in game order:
+the same arrays an uninterrupted run writes. Once that file is written, the parts of its
+games are deleted, and the folder too when no part of other games is left in it. A folder
+whose settings differ from the run's is refused, with each difference named. Part files
+are read with ``allow_pickle=False``, so reading them runs no code.
 """
 
 from __future__ import annotations
@@ -115,6 +116,12 @@ class LabelParts:
         with np.load(path, allow_pickle=False) as blob:
             return {key: blob[key] for key in blob.files}
 
-    def remove(self) -> None:
-        """Delete the folder (the label file is written)."""
-        shutil.rmtree(self.folder, ignore_errors=True)
+    def remove(self, first: int, end: int) -> None:
+        """Delete the parts of games ``first .. end - 1`` (the label file is written), and
+        the folder when no other part is left in it (those of other games are kept)."""
+        for name in os.listdir(self.folder):
+            match = _PART.fullmatch(name)
+            if match and first <= int(match[1]) < int(match[2]) <= end:
+                os.unlink(os.path.join(self.folder, name))
+        if not any(_PART.fullmatch(name) for name in os.listdir(self.folder)):
+            shutil.rmtree(self.folder, ignore_errors=True)

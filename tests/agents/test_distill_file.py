@@ -188,8 +188,8 @@ def test_a_two_ply_teacher_labels_and_scores_its_own_choices(tmp_path, teacher):
         label_file(teacher, labels, games=1, seed=4, progress=False, plies=0)
 
 
-def test_an_interrupted_label_run_goes_on_and_writes_the_same_file(tmp_path, teacher,
-                                                                   monkeypatch):
+def test_an_interrupted_label_run_goes_on_and_writes_the_same_arrays(tmp_path, teacher,
+                                                                     monkeypatch, capsys):
     import agents.distill_file as distill
 
     whole, labels = str(tmp_path / "whole.npz"), str(tmp_path / "labels.npz")
@@ -208,16 +208,19 @@ def test_an_interrupted_label_run_goes_on_and_writes_the_same_file(tmp_path, tea
     parts = tmp_path / "labels.npz.parts"
     assert sorted(p.name for p in parts.iterdir()) == [
         "games-0000000-0000002.npz", "games-0000002-0000004.npz", "settings.json"]
-    with pytest.raises(ValueError, match="seed was 5, now 6"):
-        label_file(teacher, labels, games=6, seed=6, top_k=2, progress=False)
+    assert main(["label", teacher, labels, "--games", "6", "--seed", "6", "--top-k", "2"]) == 2
+    assert "seed was 5, now 6" in capsys.readouterr().err
     other = str(tmp_path / "other.pt")
     save_net(TDNet(8).eval(), other)
     with pytest.raises(ValueError, match="teacher_sha256 was"):
         label_file(other, labels, games=6, seed=5, top_k=2, progress=False)
     calls.clear()
+    label_file(teacher, labels, games=2, seed=np.int64(5), top_k=2, progress=False)
+    assert calls == [] and sorted(p.name for p in parts.iterdir()) == [
+        "games-0000002-0000004.npz", "settings.json"]  # the parts of other games are kept
     assert main(["label", teacher, labels, "--games", "6", "--seed", "5", "--top-k", "2",
                  "--chunk", "4"]) == 0  # another chunk size: the saved parts still count
-    assert calls == [[4, 5]] and not parts.exists()
+    assert calls == [[0, 1], [4, 5]] and not parts.exists()
     a, b = np.load(whole), np.load(labels)
     for key in ("boards", "labels", "games", "decisions"):
         np.testing.assert_array_equal(a[key], b[key])
