@@ -112,13 +112,16 @@ class EvalCheckpoint:
 
         before = [opponent_generator_state(agent) for agent in agents]
         try:
-            stats = type(stats).from_dict(saved["stats"])
+            stats = _checked_stats(saved["stats"], stats, saved["pairs_done"])
             texts = saved["records"] if records is not None else []
             saved_records = [parse_mat(text, rules) for text in texts]
             if len(saved["generators"]) != len(agents):
                 raise ValueError(f"{len(saved['generators'])} generator states for "
                                  f"{len(agents)} agents")
-            for agent, state in zip(agents, saved["generators"]):
+            for agent, state, now in zip(agents, saved["generators"], before):
+                if (state is None) != (now is None):
+                    raise ValueError("a generator state for an agent without a generator, "
+                                     "or none for one with a generator")
                 restore_opponent_generator(agent, state)
         except (TypeError, KeyError, ValueError, AttributeError) as exc:
             for agent, state in zip(agents, before):
@@ -170,6 +173,12 @@ class EvalCheckpoint:
         done = saved["pairs_done"]
         if isinstance(done, bool) or not isinstance(done, int) or done < 0:
             raise ValueError(f"checkpoint {self.path!r} is damaged (pairs_done {done!r})")
+        for key, kind in (("run", dict), ("stats", dict), ("generators", list)):
+            if not isinstance(saved[key], kind):
+                raise ValueError(f"checkpoint {self.path!r} is damaged ({key} is not a "
+                                 f"{kind.__name__})")
+        if not isinstance(saved["run"].get("rules", {}), dict):
+            raise ValueError(f"checkpoint {self.path!r} is damaged (its rules are not a dict)")
         return saved
 
     def _check_same_run(self, saved: dict, run: dict) -> None:
@@ -182,6 +191,36 @@ class EvalCheckpoint:
                 f"checkpoint {self.path!r} is of another evaluation: {'; '.join(changed)} "
                 f"(run with the same settings to continue it, or give another --checkpoint "
                 f"file to start anew)")
+
+
+def _checked_stats(data: dict, fresh, pairs_done: int):
+    """The statistics saved as ``data``, of the kind of ``fresh`` (a new object), each
+    field checked against ``fresh``'s kind, and the games (money) or matches counted no
+    more than the pairs done allow (exactly, for matches).
+
+    Raises:
+        ValueError, TypeError: a field of another kind; a count that does not fit.
+    """
+    stats = type(fresh).from_dict(data)
+    for name, value in vars(stats).items():
+        expected = getattr(fresh, name)
+        items = value.values() if isinstance(value, dict) else value
+        if type(value) is not type(expected) or (
+                isinstance(value, (list, dict)) and not all(_whole(v) for v in items)):
+            raise ValueError(f"the statistics' {name} is {value!r}")
+    matches = getattr(stats, "matches", None)
+    if matches is not None and matches != 2 * pairs_done:
+        raise ValueError(f"{matches} matches for {pairs_done} pairs")
+    if matches is None and not 0 <= stats.games <= 2 * pairs_done:  # (truncated games
+        raise ValueError(f"{stats.games} games for {pairs_done} pairs")  # are not counted)
+    return stats
+
+
+def _whole(value) -> bool:
+    """A whole number, or a pair of them (a match's final score)."""
+    if isinstance(value, tuple):
+        return len(value) == 2 and all(_whole(v) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _plain(value):

@@ -179,7 +179,14 @@ def test_saves_are_spaced_by_the_interval_or_twenty_times_a_slow_save(monkeypatc
     (lambda c: c["generators"].pop(), "1 generator states for 2 agents"),
     (lambda c: c.update(records=["not a record"]), "RecordError"),
     (lambda c: c.update(pairs_done=-1), "pairs_done -1"),
-], ids=["stats", "a generator", "generators", "records", "pairs done"])
+    (lambda c: c["stats"].update(games="x"), "the statistics' games is 'x'"),
+    (lambda c: c["stats"]["points"].append(0.5), "the statistics' points is"),
+    (lambda c: c.update(pairs_done=1), "4 games for 1 pairs"),
+    (lambda c: c.update(generators=[None, None]), "a generator state for an agent without"),
+    (lambda c: c.update(run=[]), "run is not a dict"),
+    (lambda c: c["run"].update(rules=3), "its rules are not a dict"),
+], ids=["stats", "a generator", "generators", "records", "pairs done", "a count",
+        "a point", "games for pairs", "no generators", "run", "rules"])
 def test_a_damaged_checkpoint_is_refused_leaving_agents_and_record_untouched(
         damage, named, tmp_path):
     from agents.evaluate import seed_agents
