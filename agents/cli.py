@@ -146,6 +146,7 @@ def cmd_eval(args) -> int:
                          ("--checkpoint", args.checkpoint)):
         if path:
             _check_output(option, path)  # before the games, not after them
+    _check_checkpoint_apart(args)
     a, b = load_agent(args.agent_a), load_agent(args.agent_b)  # "td+naive" is cube-naive
     a.name, b.name = args.agent_a, args.agent_b
     torch = sys.modules.get("torch")  # loaded by the agents that run networks
@@ -225,17 +226,39 @@ def _save_mat(path: str, records: list) -> None:
     written atomically (a kill mid-write leaves the old file whole, not half a record)."""
     from bg_env.records import write_mat
 
-    if len(records) == 1:
-        paths = [path]
-    else:
-        stem, ext = os.path.splitext(path)
-        paths = [f"{stem}-{i}{ext or '.mat'}" for i in range(1, len(records) + 1)]
+    paths = _mat_paths(path, len(records))
     for p, record in zip(paths, records):
         write_mat(p, record)
     games = sum(len(r.games) for r in records)
     shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]}"
     money = "set jacoby off, then " if records[0].length == 0 else ""
     print(f"wrote {shown} ({games} games; in GNU Backgammon: {money}import mat FILE)")
+
+
+def _mat_paths(path: str, count: int) -> list[str]:
+    """The files ``--save-mat PATH`` writes for ``count`` records: PATH for one,
+    ``STEM-1.EXT`` .. ``STEM-count.EXT`` for several."""
+    if count == 1:
+        return [path]
+    stem, ext = os.path.splitext(path)
+    return [f"{stem}-{i}{ext or '.mat'}" for i in range(1, count + 1)]
+
+
+def _check_checkpoint_apart(args) -> None:
+    """Raise ValueError when ``--checkpoint`` is also a file that ``--json`` or
+    ``--save-mat`` writes at the end (the next run would find a report, not a
+    checkpoint)."""
+    if not args.checkpoint:
+        return
+    outputs = {"--json": [args.json] if args.json else []}
+    if args.save_mat:
+        records = 1 if args.match is None else args.games + args.games % 2
+        outputs["--save-mat"] = _mat_paths(args.save_mat, records)
+    here = os.path.abspath(args.checkpoint)
+    for option, paths in outputs.items():
+        if here in map(os.path.abspath, paths):
+            raise ValueError(f"--checkpoint {args.checkpoint!r} is also a file {option} "
+                             f"writes; give them different files")
 
 
 def _dead_match_cube(agent) -> None:
@@ -308,9 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="save the games as a Jellyfish .mat record for GNU Backgammon "
                         "(with --match: one file per match, FILE-1.mat, ...)")
     e.add_argument("--checkpoint", metavar="FILE",
-                   help="save the progress to FILE (JSON; every 10 s and at the end); the "
-                        "same command again continues from it, with the same games as a "
-                        "run never stopped; more --games extends a finished one")
+                   help="save the progress to FILE (JSON; every 10 s, less often when "
+                        "saving is slow, and at the end); the same command again continues "
+                        "from it, with the same games as a run never stopped; more --games "
+                        "extends a finished one")
     e.add_argument("--torch-threads", type=_positive_int, default=1, metavar="N",
                    help="threads of the agents' networks (default 1, as training's "
                         "torch_threads: jobs side by side do not wait on each other's threads)")

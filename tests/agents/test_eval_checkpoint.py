@@ -231,3 +231,18 @@ def test_cli_match_checkpoint_keeps_the_match_cube_model(tmp_path, capsys):
     assert main(args + ["--match-cube", "live"]) == 0 and capsys.readouterr().out == first
     assert main(args + ["--match-cube", "dead"]) == 2
     assert "match_cube was 'live', now 'dead'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra, option", [
+    (["--json", "{ck}"], "--json"),
+    (["--save-mat", "{ck}"], "--save-mat"),
+    (["--match", "3", "--save-mat", "{folder}/eval.json"], "--save-mat"),  # eval-2.json
+])
+def test_cli_checkpoint_must_not_be_a_file_another_option_writes(extra, option, tmp_path,
+                                                                  capsys):
+    checkpoint = tmp_path / ("eval-2.json" if "--match" in extra else "eval.json")
+    extra = [e.format(ck=checkpoint, folder=tmp_path) for e in extra]
+    assert main(["eval", "random", "random", "--games", "2", "--quiet",
+                 "--checkpoint", str(checkpoint)] + extra) == 2
+    assert f"also a file {option} writes" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # refused before any game
