@@ -114,6 +114,9 @@ class EvalCheckpoint:
         try:
             stats = _checked_stats(saved["stats"], stats, saved["pairs_done"])
             texts = saved["records"] if records is not None else []
+            expected = 2 * saved["pairs_done"] if hasattr(stats, "matches") else 1
+            if records is not None and len(texts) != expected:
+                raise ValueError(f"{len(texts)} records, {expected} expected")
             saved_records = [parse_mat(text, rules) for text in texts]
             if len(saved["generators"]) != len(agents):
                 raise ValueError(f"{len(saved['generators'])} generator states for "
@@ -240,6 +243,7 @@ def _flat(run: dict) -> dict:
     flat = {k: v for k, v in run.items() if k != "rules"}
     flat.update({f"rule {k!r}": v for k, v in run.get("rules", {}).items()})
     return flat
+
 
 def _add_records(records: list | None, saved: list) -> None:
     """Fill ``records`` with the ``saved`` ones: the games of those already in the list (a

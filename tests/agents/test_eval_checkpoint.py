@@ -185,8 +185,9 @@ def test_saves_are_spaced_by_the_interval_or_twenty_times_a_slow_save(monkeypatc
     (lambda c: c.update(generators=[None, None]), "a generator state for an agent without"),
     (lambda c: c.update(run=[]), "run is not a dict"),
     (lambda c: c["run"].update(rules=3), "its rules are not a dict"),
+    (lambda c: c["records"].append(c["records"][0]), "2 records, 1 expected"),
 ], ids=["stats", "a generator", "generators", "records", "pairs done", "a count",
-        "a point", "games for pairs", "no generators", "run", "rules"])
+        "a point", "games for pairs", "no generators", "run", "rules", "two records"])
 def test_a_damaged_checkpoint_is_refused_leaving_agents_and_record_untouched(
         damage, named, tmp_path):
     from agents.evaluate import seed_agents
