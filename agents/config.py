@@ -25,7 +25,8 @@ import yaml
 
 __all__ = [
     "load_config", "load_env_options", "parse_overrides", "ConfigError", "find_config",
-    "packaged_configs", "require_at_least", "refuse_rewind", "read_mapping",
+    "packaged_configs", "require_at_least", "refuse_rewind", "changed_settings",
+    "read_mapping",
 ]
 
 T = TypeVar("T")
@@ -116,6 +117,15 @@ def refuse_rewind(checkpoint: str | os.PathLike, done: int, key: str, target: in
         raise ConfigError(f"--resume: {str(checkpoint)!r} has {done} {unit} done, more than "
                           f"{key}={target}; set {key} to {done} or more to continue "
                           f"(resuming does not rewind)")
+
+
+def changed_settings(saved: dict, now: dict) -> str:
+    """Every setting whose value in ``now`` differs from ``saved`` (one absent from either
+    counts as None), as ``"key was A, now B"`` joined by ``"; "``; empty when none does.
+    What a resumed job (an evaluation's checkpoint, a label run's parts) says when it is
+    asked to go on with other settings."""
+    return "; ".join(f"{key} was {saved.get(key)!r}, now {now.get(key)!r}"
+                     for key in sorted(set(saved) | set(now)) if saved.get(key) != now.get(key))
 
 
 def load_config(cls: type[T], path: str | os.PathLike | None = None,

@@ -38,6 +38,7 @@ import numpy as np
 
 from bg_env.envs.opponents import opponent_generator_state, restore_opponent_generator
 
+from .config import changed_settings
 from .model_files import write_atomically
 
 __all__ = ["EvalCheckpoint", "FORMAT"]
@@ -186,12 +187,10 @@ class EvalCheckpoint:
 
     def _check_same_run(self, saved: dict, run: dict) -> None:
         """Raise ValueError naming every setting where the saved run differs."""
-        saved, run = _flat(saved), _flat(run)
-        changed = [f"{key} was {saved.get(key)!r}, now {run.get(key)!r}"
-                   for key in sorted(set(saved) | set(run)) if saved.get(key) != run.get(key)]
+        changed = changed_settings(_flat(saved), _flat(run))
         if changed:
             raise ValueError(
-                f"checkpoint {self.path!r} is of another evaluation: {'; '.join(changed)} "
+                f"checkpoint {self.path!r} is of another evaluation: {changed} "
                 f"(run with the same settings to continue it, or give another --checkpoint "
                 f"file to start anew)")
 

@@ -27,6 +27,7 @@ import shutil
 
 import numpy as np
 
+from .config import changed_settings
 from .model_files import write_atomically
 
 __all__ = ["LabelParts", "file_sha256"]
@@ -69,26 +70,17 @@ class LabelParts:
                 saved = json.load(fh)
             except ValueError as exc:
                 raise ValueError(f"{path!r} is not JSON ({exc})") from None
-        changed = [f"{key} was {saved.get(key)!r}, now {self.settings.get(key)!r}"
-                   for key in sorted(set(saved) | set(self.settings))
-                   if saved.get(key) != self.settings.get(key)]
+        changed = changed_settings(saved, self.settings)
         if changed:
             raise ValueError(f"the parts in {self.folder!r} are of another labelling run: "
-                             f"{'; '.join(changed)} (run with the same settings to go on, "
+                             f"{changed} (run with the same settings to go on, "
                              f"or delete the folder to start anew)")
 
     def saved_ranges(self, first: int, end: int) -> list[tuple[int, int]]:
         """The game ranges ``(g0, g1)`` (``g1`` excluded) of the parts inside
         ``first .. end - 1``, in order, none overlapping another."""
-        ranges = []
-        for name in sorted(os.listdir(self.folder)):
-            match = _PART.fullmatch(name)
-            if match:
-                g0, g1 = int(match[1]), int(match[2])
-                if first <= g0 < g1 <= end:
-                    ranges.append((g0, g1))
         chosen: list[tuple[int, int]] = []
-        for g0, g1 in sorted(ranges):
+        for g0, g1 in self._inside(first, end):
             if not chosen or g0 >= chosen[-1][1]:
                 chosen.append((g0, g1))
         return chosen
@@ -107,21 +99,30 @@ class LabelParts:
         """Save the labelled ``games`` (consecutive) as one part, atomically."""
         buffer = io.BytesIO()
         np.savez(buffer, **arrays)
-        name = f"games-{games[0]:07d}-{games[-1] + 1:07d}.npz"
-        write_atomically(os.path.join(self.folder, name), buffer.getvalue())
+        write_atomically(self._path(games[0], games[-1] + 1), buffer.getvalue())
 
     def load(self, g0: int, g1: int) -> dict[str, np.ndarray]:
         """The arrays of the part of games ``g0 .. g1 - 1``."""
-        path = os.path.join(self.folder, f"games-{g0:07d}-{g1:07d}.npz")
-        with np.load(path, allow_pickle=False) as blob:
+        with np.load(self._path(g0, g1), allow_pickle=False) as blob:
             return {key: blob[key] for key in blob.files}
 
     def remove(self, first: int, end: int) -> None:
         """Delete the parts of games ``first .. end - 1`` (the label file is written), and
         the folder when no other part is left in it (those of other games are kept)."""
+        for g0, g1 in self._inside(first, end):
+            os.unlink(self._path(g0, g1))
+        if not self._inside(0, float("inf")):
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _inside(self, first: int, end: float) -> list[tuple[int, int]]:
+        """The game ranges of all the parts inside ``first .. end - 1``, in order."""
+        ranges = []
         for name in os.listdir(self.folder):
             match = _PART.fullmatch(name)
             if match and first <= int(match[1]) < int(match[2]) <= end:
-                os.unlink(os.path.join(self.folder, name))
-        if not any(_PART.fullmatch(name) for name in os.listdir(self.folder)):
-            shutil.rmtree(self.folder, ignore_errors=True)
+                ranges.append((int(match[1]), int(match[2])))
+        return sorted(ranges)
+
+    def _path(self, g0: int, g1: int) -> str:
+        """The file of the part of games ``g0 .. g1 - 1``."""
+        return os.path.join(self.folder, f"games-{g0:07d}-{g1:07d}.npz")
