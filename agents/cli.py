@@ -252,7 +252,9 @@ def _check_checkpoint_apart(args) -> None:
         return
     outputs = {"--json": [args.json] if args.json else []}
     if args.save_mat:
-        records = 1 if args.match is None else args.games + args.games % 2
+        from .evaluate import pairs_of
+
+        records = 1 if args.match is None else 2 * pairs_of(args.games)
         outputs["--save-mat"] = _mat_paths(args.save_mat, records)
     here = os.path.abspath(args.checkpoint)
     for option, paths in outputs.items():

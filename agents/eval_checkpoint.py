@@ -53,7 +53,7 @@ class EvalCheckpoint:
     """The checkpoint file of one evaluation; see the module's description.
 
     :func:`~agents.evaluate.evaluate` and :func:`~agents.evaluate.evaluate_matches` take
-    one (or a path, which makes one with the default interval) and call :meth:`start`
+    one (or a path, which they make one of with the default interval) and call :meth:`start`
     before the first game and :meth:`pair_done` after every pair.
     """
 
@@ -68,13 +68,6 @@ class EvalCheckpoint:
         self._last_save = 0.0
         self._wait = self.every
         self._bound: dict | None = None
-
-    @classmethod
-    def of(cls, checkpoint: "EvalCheckpoint | str | os.PathLike | None") -> "EvalCheckpoint | None":
-        """``checkpoint`` as an :class:`EvalCheckpoint` (a path gets the default interval)."""
-        if checkpoint is None or isinstance(checkpoint, EvalCheckpoint):
-            return checkpoint
-        return cls(checkpoint)
 
     def start(self, run: dict, stats, agents, pairs: int, records: list | None = None,
               rules=None):

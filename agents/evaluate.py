@@ -40,7 +40,8 @@ from .eval_stats import CUBE_ACTIONS, CubeLog, MatchPlayStats, MatchStats
 
 __all__ = [
     "MatchStats", "MatchPlayStats", "CubeLog", "CUBE_ACTIONS", "MatchView", "evaluate",
-    "evaluate_matches", "play_game_core", "play_game_env", "play_match", "seed_agents",
+    "evaluate_matches", "pairs_of", "play_game_core", "play_game_env", "play_match",
+    "seed_agents",
 ]
 
 
@@ -166,13 +167,19 @@ def _check_whole(name: str, n, least: int) -> None:
         raise ValueError(f"{name}={n!r}: expected a whole number of {least} or more")
 
 
+def pairs_of(n: int) -> int:
+    """The pairs that ``n`` games or matches are played in (an odd ``n`` rounded up)."""
+    return (n + 1) // 2
+
+
 def _start(checkpoint, run: dict, stats, agents, n: int, records, rules):
     """The statistics to fill, the pairs already done and the callback after each pair:
     from ``checkpoint`` (an :class:`EvalCheckpoint`, a path, or None: from the start)."""
-    checkpoint = EvalCheckpoint.of(checkpoint)
     if checkpoint is None:
         return stats, 0, None
-    stats, done = checkpoint.start(run, stats, agents, (n + 1) // 2, records, rules)
+    if not isinstance(checkpoint, EvalCheckpoint):
+        checkpoint = EvalCheckpoint(checkpoint)
+    stats, done = checkpoint.start(run, stats, agents, pairs_of(n), records, rules)
     return stats, done, checkpoint.pair_done
 
 
@@ -182,7 +189,7 @@ def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = Fa
     shares one seed (the same dice), A first as side 0, then as side 1. ``progress``: a
     progress-bar label, or false for none. ``done``: pairs to skip (played before a
     checkpoint); ``pair_done(pairs done)`` is called after each pair."""
-    pairs = (n + 1) // 2
+    pairs = pairs_of(n)
     iterator = range(done, pairs)
     if progress:
         from tqdm import tqdm
