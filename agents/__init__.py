@@ -15,7 +15,7 @@ from bg_env.envs.opponents import register_opponent
 from .base import Agent, FirstLegalAgent, PlayAgent, RandomAgent
 
 __all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent", "load_agent", "MODELS_DIR",
-           "SPECS", "NAIVE_SUFFIX"]
+           "SPECS", "NAIVE_SUFFIX", "model_file"]
 
 MODELS_DIR = os.path.join(os.path.dirname(__file__), "models")
 """Where the shipped baseline models live."""
@@ -74,12 +74,12 @@ def load_agent(spec):
     if kind == "td":
         from .td import TDAgent
 
-        path, plies, prune = _td_spec(spec, arg)
-        return TDAgent.load(path or os.path.join(MODELS_DIR, "td.pt"), plies=plies, prune=prune)
+        _, plies, prune = _td_spec(spec, arg)
+        return TDAgent.load(model_file(spec), plies=plies, prune=prune)
     if kind == "ppo":
         from .ppo import PPOAgent
 
-        path = arg or os.path.join(MODELS_DIR, "ppo.zip")
+        path = model_file(spec)
         try:
             return PPOAgent.load(path)
         except (ValueError, KeyError, RuntimeError, EOFError, OSError) as exc:
@@ -95,6 +95,24 @@ def load_agent(spec):
 
         return GnubgAgent(plies=_spec_int(spec, arg, "number of plies") if arg else 0)
     raise ValueError(f"unknown agent spec {spec!r}; known: {sorted(SPECS)} (see agents.SPECS)")
+
+
+def model_file(spec: str) -> str | None:
+    """The model file that :func:`load_agent` reads for ``spec`` (``td:PATH:2ply`` reads
+    PATH, ``td`` the shipped ``td.pt``), or None for an agent without one (``random``,
+    ``pubeval``, ``gnubg``).
+
+    Raises:
+        ValueError: a ``td`` spec whose search part is malformed.
+    """
+    if spec.endswith(NAIVE_SUFFIX):
+        spec = spec[: -len(NAIVE_SUFFIX)]
+    kind, _, arg = spec.partition(":")
+    if kind == "td":
+        return _td_spec(spec, arg)[0] or os.path.join(MODELS_DIR, "td.pt")
+    if kind == "ppo":
+        return arg or os.path.join(MODELS_DIR, "ppo.zip")
+    return None
 
 
 def _spec_int(spec: str, text: str, what: str) -> int:

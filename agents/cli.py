@@ -172,8 +172,9 @@ def cmd_eval(args) -> int:
     if args.checkpoint:
         from .eval_checkpoint import EvalCheckpoint
 
-        match_cube = {} if args.match is None else {"match_cube": args.match_cube}
-        checkpoint = EvalCheckpoint(args.checkpoint, settings=match_cube)
+        settings = {} if args.match is None else {"match_cube": args.match_cube}
+        settings.update(_model_digests(args.agent_a, args.agent_b))
+        checkpoint = EvalCheckpoint(args.checkpoint, settings=settings)
     if args.match is not None:
         from .evaluate import evaluate_matches
 
@@ -242,6 +243,18 @@ def _mat_paths(path: str, count: int) -> list[str]:
         return [path]
     stem, ext = os.path.splitext(path)
     return [f"{stem}-{i}{ext or '.mat'}" for i in range(1, count + 1)]
+
+
+def _model_digests(*specs: str) -> dict[str, str]:
+    """The SHA-256 of each agent's model file, so that an evaluation's checkpoint is only
+    continued with the same models (``td:PATH`` rewritten between two runs, or a new
+    shipped ``td.pt``, is another evaluation)."""
+    from . import model_file
+    from .model_files import file_sha256
+
+    files = {spec: model_file(spec) for spec in specs}
+    return {f"sha256 of {spec}'s model": file_sha256(path)
+            for spec, path in files.items() if path is not None}
 
 
 def _check_checkpoint_apart(args) -> None:

@@ -61,8 +61,8 @@ import torch
 from bg_env.core.position import Position
 from bg_env.envs.candidates import board_features
 
-from .label_parts import LabelParts, file_sha256
-from .model_files import write_atomically
+from .label_parts import LabelParts
+from .model_files import file_sha256, write_atomically
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of

@@ -16,8 +16,9 @@ the last pair. It holds:
 
 * what identifies the evaluation: the agents' names, the seed, the cube, the rule
   options, the match length, whether records are kept, and the caller's own settings
-  (``bg-env eval``'s ``--match-cube``). The agents are known by name (``td:PATH``), not by
-  the contents of their files: a model file changed between two runs is not noticed;
+  (``bg-env eval``'s ``--match-cube`` and the SHA-256 of each agent's model file, so that
+  a model file changed between two runs makes it another evaluation; called from Python,
+  the agents are known by name only, unless ``settings`` says more);
 * the pairs done, the statistics and the agents' generator states;
 * with records (``--save-mat``), the records so far as ``.mat`` text.
 

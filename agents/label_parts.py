@@ -18,7 +18,6 @@ are read with ``allow_pickle=False``, so reading them runs no code.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -30,19 +29,10 @@ import numpy as np
 from .config import changed_settings
 from .model_files import write_atomically
 
-__all__ = ["LabelParts", "file_sha256"]
+__all__ = ["LabelParts"]
 
 _PART = re.compile(r"games-(\d+)-(\d+)\.npz")
 _SETTINGS = "settings.json"
-
-
-def file_sha256(path: str) -> str:
-    """The SHA-256 of the file at ``path`` (hex)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class LabelParts:

@@ -18,6 +18,7 @@ over the target, so a crash or a kill leaves the old file or the new one, never 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -29,7 +30,17 @@ from typing import Any, Callable
 from bg_env.files import write_atomically
 
 __all__ = ["ModelFileError", "load_torch_file", "load_torch_member", "check_weights_fit",
-           "write_atomically", "save_torch_file"]
+           "write_atomically", "save_torch_file", "file_sha256"]
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 of the file at ``path`` (hex): what identifies a model file's contents
+    to a job that goes on later (a label run's teacher, an evaluation's agents)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 class ModelFileError(ValueError):

@@ -243,3 +243,16 @@ def test_compiled_td_features_match_the_numpy_definition():
     me = np.array([p.me for _, p, _ in cases], dtype=np.int8)
     opp = np.array([p.opp for _, p, _ in cases], dtype=np.int8)
     assert np.allclose(features(me, opp), features_reference(me, opp))
+
+
+def test_model_file_names_the_file_load_agent_reads():
+    from agents import MODELS_DIR, model_file
+
+    shipped = os.path.join(MODELS_DIR, "td.pt")
+    assert model_file("td") == model_file("td:2ply:all+naive") == shipped
+    assert model_file("td:runs/x.pt:2ply:4") == model_file("td:runs/x.pt+naive") == "runs/x.pt"
+    assert model_file("ppo") == os.path.join(MODELS_DIR, "ppo.zip")
+    assert model_file("ppo:m.zip") == "m.zip"
+    assert model_file("pubeval") is model_file("random:3") is model_file("gnubg:1") is None
+    with pytest.raises(ValueError, match="3ply"):
+        model_file("td:3ply")

@@ -247,3 +247,22 @@ def test_cli_checkpoint_must_not_be_a_file_another_option_writes(extra, option, 
                  "--checkpoint", str(checkpoint)] + extra) == 2
     assert f"also a file {option} writes" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # refused before any game
+
+
+def test_cli_checkpoint_of_a_model_file_since_rewritten_is_refused(tmp_path, capsys):
+    torch = pytest.importorskip("torch")
+    from agents.td import TDNet, save_net
+
+    model, path = tmp_path / "net.pt", tmp_path / "eval.json"
+    torch.manual_seed(0)
+    save_net(TDNet(8).eval(), str(model))
+    args = ["eval", f"td:{model}", "random", "--games", "2", "--quiet", "--checkpoint", str(path)]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0 and capsys.readouterr().out == first  # the same file goes on
+    torch.manual_seed(1)
+    save_net(TDNet(8).eval(), str(model))  # the same name, other weights
+    saved = path.read_text()
+    assert main(args) == 2
+    assert f"sha256 of td:{model}'s model was '" in capsys.readouterr().err
+    assert path.read_text() == saved
