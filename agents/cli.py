@@ -182,7 +182,7 @@ def cmd_eval(args) -> int:
             saving["records"] = []
         stats = evaluate_matches(a, b, matches=args.games, length=args.match, seed=args.seed,
                                  progress=not args.quiet, checkpoint=checkpoint,
-                                 **saving, **options)
+                                 workers=args.workers, **saving, **options)
     else:
         if args.save_mat:
             from bg_env.records import MatchRecord
@@ -190,7 +190,7 @@ def cmd_eval(args) -> int:
             saving["record"] = MatchRecord((args.agent_a, args.agent_b))
         stats = evaluate(a, b, games=args.games, seed=args.seed, cube=cube,
                          progress=not args.quiet, checkpoint=checkpoint,
-                         **saving, **options)
+                         workers=args.workers, **saving, **options)
     print(stats.table())
     if saving:
         _save_mat(args.save_mat, saving.get("records") or [saving["record"]])
@@ -353,6 +353,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--torch-threads", type=_positive_int, default=1, metavar="N",
                    help="threads of the agents' networks (default 1, as training's "
                         "torch_threads: jobs side by side do not wait on each other's threads)")
+    e.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                   help="processes that play the pairs of games (default 1); the same games "
+                        "and statistics as one (not for agents with their own generator, "
+                        "such as random)")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
 

@@ -37,6 +37,7 @@ from bg_env.core.match import MET_MAX_AWAY, Match
 from .base import PlayAgent
 from .eval_checkpoint import EvalCheckpoint
 from .eval_stats import CUBE_ACTIONS, CubeLog, MatchPlayStats, MatchStats
+from .eval_workers import check_workers, pair_results, play_pair
 
 __all__ = [
     "MatchStats", "MatchPlayStats", "CubeLog", "CUBE_ACTIONS", "MatchView", "evaluate",
@@ -103,7 +104,8 @@ def play_game_env(agents, seed: int, config: dict, on_game=None,
 
 
 def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = False,
-             progress: bool = False, record=None, checkpoint=None, **config) -> MatchStats:
+             progress: bool = False, record=None, checkpoint=None, workers: int = 1,
+             **config) -> MatchStats:
     """Play ``games`` games (rounded up to pairs) of A against B, alternating seats with
     the same dice, and return A's statistics. Agents with a ``seed(n)`` method and no seed
     of their own are seeded from ``seed`` (:func:`seed_agents`). ``record``: a
@@ -111,11 +113,12 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
     first player (the games are the same with or without it). ``checkpoint``: an
     :class:`~agents.eval_checkpoint.EvalCheckpoint` or its path; the evaluation saves its
     progress there and, when the file is there, goes on from it (the same games as a run
-    never stopped).
+    never stopped). ``workers``: processes that play the pairs (:mod:`agents.eval_workers`;
+    the same games and statistics as one).
 
     Raises:
         ValueError: ``games`` is not a whole number of 1 or more; ``checkpoint`` is of
-            another evaluation.
+            another evaluation; more than one worker for an agent with its own generator.
     """
     _check_whole("games", games, 1)
     _check_whole("seed", seed, 0)
@@ -132,23 +135,36 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
         check_rules(rules)  # before playing: a game the record cannot hold
     run = {"kind": "money", "agent_a": name_a, "agent_b": name_b, "seed": int(seed),
            "rules": config, "records": record is not None}
+    workers = check_workers(workers, (agent_a, agent_b))
     stats, done, pair_done = _start(checkpoint, run, stats, (agent_a, agent_b), games,
                                     None if record is None else [record], rules)
-    for game_seed, a_side, seats in _paired_seats(agent_a, agent_b, games, seed,
-                                                  progress and f"{name_a} vs {name_b}",
-                                                  done, pair_done):
-        on_game = None if record is None else partial(record.add_game, first_side=a_side)
-        log = CubeLog() if cube else None
-        if core:
-            winner, outcome, points = play_game_core(seats, game_seed, rules, on_game, log)
-        else:
-            winner, outcome, points = play_game_env(seats, game_seed, config, on_game, log)
+    play = partial(_money_game, core=core, rules=rules, config=config, cube=cube,
+                   keep=record is not None)
+    for a_side, (winner, outcome, points, log, game) in _paired_results(
+            (agent_a, agent_b), play, games, seed, progress and f"{name_a} vs {name_b}",
+            done, pair_done, workers):
+        if game is not None:
+            record.add_game(game, first_side=a_side)
         if winner < 0:
             continue
         stats.add(points if winner == a_side else -points, outcome)
         if cube:
             stats.add_cube(log, a_side)
     return stats
+
+
+def _money_game(seats, seed: int, core: bool, rules: Rules, config: dict, cube: bool,
+                keep: bool) -> tuple:
+    """One money game of :func:`evaluate`: ``(winning side, outcome, points, its CubeLog or
+    None, the finished Game when ``keep``, else None)``."""
+    kept = []
+    on_game = kept.append if keep else None
+    log = CubeLog() if cube else None
+    if core:
+        result = play_game_core(seats, seed, rules, on_game, log)
+    else:
+        result = play_game_env(seats, seed, config, on_game, log)
+    return (*result, log, kept[0] if kept else None)
 
 
 def seed_agents(agents, seed: int) -> None:
@@ -183,22 +199,27 @@ def _start(checkpoint, run: dict, stats, agents, n: int, records, rules):
     return stats, done, checkpoint.pair_done
 
 
-def _paired_seats(agent_a, agent_b, n: int, seed: int, progress: str | bool = False,
-                  done: int = 0, pair_done=None):
-    """``(seed, A's side, seats)`` for ``n`` games or matches rounded up to pairs: each pair
-    shares one seed (the same dice), A first as side 0, then as side 1. ``progress``: a
-    progress-bar label, or false for none. ``done``: pairs to skip (played before a
-    checkpoint); ``pair_done(pairs done)`` is called after each pair."""
+def _paired_results(agents: tuple, play, n: int, seed: int, progress: str | bool = False,
+                    done: int = 0, pair_done=None, workers: int = 1):
+    """``(A's side, play(seats, seed))`` for ``n`` games or matches rounded up to pairs, in
+    order: each pair shares one seed (the same dice), A first as side 0, then as side 1
+    (:func:`~agents.eval_workers.play_pair`). ``progress``: a progress-bar label, or false
+    for none. ``done``: pairs to skip (played before a checkpoint); ``pair_done(pairs
+    done)`` is called after each pair. ``workers`` > 1: the pairs are played in that many
+    processes (:func:`~agents.eval_workers.pair_results`)."""
     pairs = pairs_of(n)
     iterator = range(done, pairs)
     if progress:
         from tqdm import tqdm
 
         iterator = tqdm(iterator, desc=progress, unit="pair", initial=done, total=pairs)
-    seeds = np.random.SeedSequence(seed).generate_state(pairs)
-    for i in iterator:
-        for a_side in (0, 1):
-            yield int(seeds[i]), a_side, ((agent_a, agent_b) if a_side == 0 else (agent_b, agent_a))
+    seeds = np.random.SeedSequence(seed).generate_state(pairs)[done:]
+    if workers > 1:
+        played = pair_results(agents, play, seeds, workers)
+    else:
+        played = (play_pair(agents, play, int(pair_seed)) for pair_seed in seeds)
+    for i, pair in zip(iterator, played):
+        yield from pair
         if pair_done is not None:
             pair_done(i + 1)
 
@@ -267,14 +288,14 @@ def play_match(agents, length: int, seed: int, rules: Rules | None = None,
 
 def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed: int = 0,
                      cube: bool = True, progress: bool = False, records: list | None = None,
-                     checkpoint=None, **config) -> MatchPlayStats:
+                     checkpoint=None, workers: int = 1, **config) -> MatchPlayStats:
     """Play ``matches`` matches (rounded up to pairs) to ``length`` points of A against B,
     each pair from one seed with A first as side 0 then as side 1, and return A's
     statistics. ``config``: rule options of :class:`Rules` (no Jacoby, beavers or
     automatic doubles in match play); ``cube=False`` plays cubeless matches. With the
     cube, the statistics count each side's cube actions and every game's final cube.
     ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
-    its first player. ``checkpoint``: as :func:`evaluate`'s."""
+    its first player. ``checkpoint`` and ``workers``: as :func:`evaluate`'s."""
     _check_whole("matches", matches, 1)
     _check_whole("seed", seed, 0)
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MET_MAX_AWAY:
@@ -288,21 +309,33 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     rules = Rules(**dict(config, cube=cube))
     seed_agents((agent_a, agent_b), seed)
     stats = MatchPlayStats(name_a, name_b, length)
-    on_game = None
     if records is not None:
         from bg_env.records import MatchRecord, check_rules
 
         check_rules(rules)
     run = {"kind": "match", "agent_a": name_a, "agent_b": name_b, "seed": int(seed),
            "length": length, "rules": dict(config, cube=cube), "records": records is not None}
+    workers = check_workers(workers, (agent_a, agent_b))
     stats, done, pair_done = _start(checkpoint, run, stats, (agent_a, agent_b), matches,
                                     records, rules)
-    for match_seed, a_side, seats in _paired_seats(
-            agent_a, agent_b, matches, seed, progress and f"{name_a} vs {name_b} ({length}-pt)",
-            done, pair_done):
+    play = partial(_one_match, length=length, rules=rules, cube=cube,
+                   keep=records is not None)
+    for a_side, (match, logs, games) in _paired_results(
+            (agent_a, agent_b), play, matches, seed,
+            progress and f"{name_a} vs {name_b} ({length}-pt)", done, pair_done, workers):
         if records is not None:
             records.append(MatchRecord((name_a, name_b), length))
-            on_game = partial(records[-1].add_game, first_side=a_side)
-        logs = [] if cube else None
-        stats.add(play_match(seats, length, match_seed, rules, on_game, logs), a_side, logs)
+            for game in games:
+                records[-1].add_game(game, first_side=a_side)
+        stats.add(match, a_side, logs)
     return stats
+
+
+def _one_match(seats, seed: int, length: int, rules: Rules, cube: bool,
+                   keep: bool) -> tuple:
+    """One match of :func:`evaluate_matches`: ``(the finished Match, its games' CubeLogs
+    or None, its finished Games when ``keep``, else None)``."""
+    games = [] if keep else None
+    logs = [] if cube else None
+    match = play_match(seats, length, seed, rules, games.append if keep else None, logs)
+    return match, logs, games

@@ -25,6 +25,22 @@ def _equity(p) -> float:
     return 2 * win - 1 + wg + wbg - lg - lbg
 
 
+def _gnubg_nn():
+    """The gnubg-nn module (imported when asked for, not kept on an agent, so that an agent
+    pickles: ``bg-env eval --workers`` sends a copy to each worker).
+
+    Raises:
+        ValueError: gnubg-nn is not installed.
+    """
+    try:
+        import gnubg_nn
+    except ImportError as exc:
+        raise ValueError(
+            "agent 'gnubg' needs the optional package gnubg-nn: pip install gnubg-nn"
+        ) from exc
+    return gnubg_nn
+
+
 class GnubgAgent(PlayAgent):
     """gnubg-nn at ``plies`` (0 = the raw net, 1 = one ply of lookahead)."""
 
@@ -34,13 +50,7 @@ class GnubgAgent(PlayAgent):
     def __init__(self, plies: int = 0, cube_settings: CubeSettings | None = None) -> None:
         super().__init__()
         self.cube_settings = cube_settings or CubeSettings()
-        try:
-            import gnubg_nn
-        except ImportError as exc:
-            raise ValueError(
-                "agent 'gnubg' needs the optional package gnubg-nn: pip install gnubg-nn"
-            ) from exc
-        self._gnubg = gnubg_nn
+        _gnubg_nn()  # refused here when the package is missing
         self.plies = int(plies)
         self.name = f"gnubg:{self.plies}" if self.plies else "gnubg"
 
@@ -48,19 +58,19 @@ class GnubgAgent(PlayAgent):
         self.warn_if_variant_unread(env)
         if len(plays) == 1:
             return plays[0]
-        scores = []
+        gnubg_nn, scores = _gnubg_nn(), []
         for play in plays:
             result = play.result
             if result.outcome() is not None:
                 scores.append(np.inf)
                 continue
-            probs = self._gnubg.probabilities(result.swap().gnubg_board(), self.plies)
+            probs = gnubg_nn.probabilities(result.swap().gnubg_board(), self.plies)
             scores.append(-_equity(probs))
         return plays[int(np.argmax(scores))]
 
     def probabilities(self, position) -> np.ndarray:
         """gnubg's five cubeless probabilities of the player on roll in ``position``."""
-        return np.array(self._gnubg.probabilities(position.gnubg_board(), self.plies), float)
+        return np.array(_gnubg_nn().probabilities(position.gnubg_board(), self.plies), float)
 
     def cube_action(self, env, legal: list[int]) -> int:
         return cube_action(env, legal, self.probabilities, self.cube_settings)

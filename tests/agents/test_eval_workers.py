@@ -1,0 +1,98 @@
+"""Evaluations played by worker processes (``evaluate(..., workers=N)``, ``bg-env eval
+--workers N``) give the same games, statistics, records and checkpoints as one process;
+agents whose games depend on their order (their own generator) are refused by name."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from dataclasses import asdict
+
+import pytest
+import torch
+
+from agents import FirstLegalAgent, RandomAgent, load_agent
+from agents.cli import main
+from agents.eval_workers import check_workers
+from agents.evaluate import evaluate, evaluate_matches
+from agents.td import TDAgent, TDNet, save_net
+from bg_env.records import MatchRecord, format_mat
+
+
+def _small_td() -> TDAgent:
+    torch.manual_seed(3)
+    agent = TDAgent(TDNet(8).eval())
+    agent.name = "td8"
+    return agent
+
+
+def _money(workers: int, checkpoint=None, games: int = 6):
+    record = MatchRecord(("td8", "pubeval"))
+    stats = evaluate(_small_td(), load_agent("pubeval"), games=games, seed=5, cube=True,
+                     record=record, checkpoint=checkpoint, workers=workers)
+    return asdict(stats), format_mat(record)
+
+
+def test_money_games_with_workers_are_the_games_of_one_process(tmp_path):
+    one = _money(1)
+    assert _money(2) == one
+    assert one[0]["games"] == 6 and one[1].count("Game ") == 6
+    # a checkpoint made by one process, extended by two: the same as all in one process
+    path = tmp_path / "eval.json"
+    _money(1, path, games=2)
+    assert _money(2, path, games=6) == one
+    assert json.loads(path.read_text())["pairs_done"] == 3
+
+
+def test_matches_and_single_move_agents_with_workers_are_the_same():
+    def matches(workers):
+        records = []
+        stats = evaluate_matches(_small_td(), load_agent("pubeval"), matches=2, length=3,
+                                 seed=8, records=records, workers=workers)
+        return asdict(stats), [format_mat(r) for r in records]
+
+    def env_games(workers):  # a single-move agent plays through the env
+        return asdict(evaluate(FirstLegalAgent(), load_agent("pubeval"), games=4, seed=2,
+                               cube=True, workers=workers))
+
+    assert matches(2) == matches(1)
+    assert env_games(2) == env_games(1)
+
+
+@pytest.mark.parametrize("workers, named", [
+    (0, "workers=0"), (True, "workers=True"), (1.5, "workers=1.5"),
+    (2, "agent 'random' draws from its own generator"),
+])
+def test_bad_workers_or_an_agent_with_a_generator_are_refused(workers, named):
+    with pytest.raises(ValueError, match=named):
+        check_workers(workers, (RandomAgent(), load_agent("pubeval")))
+    assert check_workers(1, (RandomAgent(), RandomAgent())) == 1
+    with pytest.raises(ValueError, match=named):
+        evaluate(load_agent("pubeval"), RandomAgent(), games=2, workers=workers)
+
+
+def test_cli_eval_workers_match_one_process_and_refuse_random(tmp_path, capsys):
+    model = tmp_path / "td8.pt"
+    save_net(_small_td().net, str(model))
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.json"
+        assert main(["eval", f"td:{model}", "pubeval", "--games", "4", "--seed", "1",
+                     "--quiet", "--workers", workers, "--json", str(out)]) == 0
+        outs.append(json.loads(out.read_text()))
+    assert outs[0] == outs[1]
+    capsys.readouterr()
+    assert main(["eval", "random", "pubeval", "--games", "2", "--workers", "2"]) == 2
+    assert "agent 'random' draws from its own generator" in capsys.readouterr().err
+
+
+def test_gnubg_agent_pickles_and_judges_the_same():
+    pytest.importorskip("gnubg_nn")
+    from bg_env.core import Position, legal_plays
+
+    agent = load_agent("gnubg")
+    copy = pickle.loads(pickle.dumps(agent))
+    start = Position.start()
+    assert copy.probabilities(start).tolist() == agent.probabilities(start).tolist()
+    plays = legal_plays(start, (3, 1))
+    assert copy.choose_play(plays).notation == agent.choose_play(plays).notation == "8/5 6/5"
