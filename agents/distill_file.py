@@ -253,23 +253,40 @@ LABELS_MODEL = "labels"
 
 
 def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.ndarray,
-                      batch: int, plies: int = 0) -> np.ndarray:
+                      batch: int, plies: int = 0, starts: np.ndarray | None = None,
+                      candidates: int | None = None) -> np.ndarray:
     """The equities ``model`` gives the rows: a network file's 0-ply outputs for the
     feature rows ``x``; :data:`LABELS_MODEL`'s the ``labels``' (the teacher's lookahead);
     for an agent spec (``gnubg:0``, ``td:PATH``) that is not a file :func:`judge_equities`
     of the ``boards``. ``plies``: a network file rates the rows with that many rolls of
-    lookahead (:func:`~agents.td_search.lookahead_values`), as a teacher would label them."""
+    lookahead (:func:`~agents.td_search.lookahead_values`), as a teacher would label them;
+    with ``candidates`` only each decision's (rows from ``starts``) that many best rows by
+    0-ply, the others scored -inf (never chosen)."""
     is_file = os.path.exists(model) or (model.endswith(".pt") and ":" not in model)
     if model == LABELS_MODEL and not is_file:
         return numpy_equity(labels.astype(np.float32))
     if not is_file:
         return judge_equities(model, boards)
     net = load_net(model).eval()
-    if plies:
-        return _lookahead_equities(net, boards, plies)
     with torch.inference_mode():
-        return np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
-                               for i in range(0, len(x), batch)])
+        static = np.concatenate([numpy_equity(net(torch.from_numpy(x[i:i + batch])).numpy())
+                                 for i in range(0, len(x), batch)])
+    if not plies:
+        return static
+    rows = np.arange(len(boards)) if candidates is None else _best_rows(static, starts,
+                                                                        candidates)
+    out = np.full(len(boards), -np.inf)
+    out[rows] = _lookahead_equities(net, boards[rows], plies)
+    return out
+
+
+def _best_rows(values: np.ndarray, starts: np.ndarray, k: int) -> np.ndarray:
+    """The rows of the ``k`` highest ``values`` of each decision (rows from ``starts`` on;
+    the first on a tie), in row order."""
+    ends = np.r_[starts[1:], len(values)]
+    best = [start + np.argsort(-values[start:end], kind="stable")[:k]
+            for start, end in zip(starts, ends)]
+    return np.sort(np.concatenate(best))
 
 
 def _lookahead_equities(net, boards: np.ndarray, plies: int, block: int = 200) -> np.ndarray:
@@ -287,7 +304,7 @@ def _lookahead_equities(net, boards: np.ndarray, plies: int, block: int = 200) -
 
 def regret_file(labels: str | list[str], models: list[str], hold: int | None = None,
                 batch: int = 100_000, judge: str | None = None, plies: int = 0,
-                max_games: int | None = None) -> list[dict]:
+                max_games: int | None = None, candidates: int | None = None) -> list[dict]:
     """Score each network file in ``models`` (or agent spec with ``probabilities``, such as
     ``gnubg:0``: its equities of the afterstates; or ``labels``, the teacher's lookahead)
     by :func:`decision_regret` on the decisions of the games from ``hold`` on (all with
@@ -298,13 +315,19 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     ``less_than_first_per_game``, the regret a game it saves against the first on the same
     decisions, with a 95% half-width ``ci95`` (decisions taken as independent).
     ``plies``: network files choose by that many rolls of lookahead (a teacher's choices);
-    ``max_games``: only that many games from ``hold`` on (the first, by number).
+    ``max_games``: only that many games from ``hold`` on (the first, by number);
+    ``candidates``: with ``plies``, a network file chooses by lookahead only among its
+    ``candidates`` best plays by 0-ply (the plays a ``label --top-k`` teacher labels).
 
     Raises:
         ValueError: a label file without decision numbers (written before them), no
-            decision with a choice from ``hold`` on, a judge without probabilities.
+            decision with a choice from ``hold`` on, a judge without probabilities,
+            ``candidates`` without ``plies`` or under 1.
         FileNotFoundError, ModelFileError: a model file missing or refused (named).
     """
+    if candidates is not None and (not plies or candidates < 1):
+        raise ValueError(f"candidates={candidates}: the plays a lookahead chooses among, "
+                         f"1 or more, with plies of 1 or more (plies={plies})")
     blob = read_labels(labels)
     if "decisions" not in blob:
         raise ValueError(f"label files {labels!r} hold no decision numbers (written by an "
@@ -327,9 +350,10 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     report, first, n_games = [], None, len(np.unique(games))
     for path in models:
         student = _student_equities(path, x, blob["boards"][keep], blob["labels"][keep],
-                                    batch, plies)
+                                    batch, plies, starts, candidates)
         regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
         line = {"model": path, "judge": judge or "labels", "plies": plies,
+                **({"candidates": candidates} if candidates is not None else {}),
                 "decisions": int(choice.sum()),
                 "agree": round(float(agree.mean()), 4),
                 "regret_per_decision": round(float(regret.mean()), 5),
@@ -386,6 +410,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="network files choose by this many rolls of lookahead (a teacher)")
     reg.add_argument("--games", type=int, default=None,
                      help="score only this many games from --hold on")
+    reg.add_argument("--candidates", type=int, default=None,
+                     help="with --plies, choose by lookahead among each decision's K best "
+                          "plays by 0-ply (as a label --top-k K teacher), not all of them")
     reg.add_argument("--judge", default=None,
                      help="an agent spec whose equities judge the choices instead of the "
                           "labels, e.g. gnubg:1 (optional gnubg-nn)")
@@ -408,7 +435,8 @@ def _run(args) -> None:
         print(f"{rows} labelled afterstates -> {args.out}")
     elif args.step == "regret":
         for line in regret_file(args.labels, args.models, args.hold, judge=args.judge,
-                                plies=args.plies, max_games=args.games):
+                                plies=args.plies, max_games=args.games,
+                                candidates=args.candidates):
             print(line)
     else:
         print(fit_file(args.labels, args.init, args.out, args.extras, args.hidden,

@@ -224,3 +224,19 @@ def test_an_interrupted_label_run_goes_on_and_writes_the_same_arrays(tmp_path, t
     a, b = np.load(whole), np.load(labels)
     for key in ("boards", "labels", "games", "decisions"):
         np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_regret_with_candidates_chooses_by_lookahead_among_the_best_by_0_ply(tmp_path, teacher,
+                                                                             capsys):
+    labels = str(tmp_path / "labels.npz")
+    label_file(teacher, labels, games=3, seed=6, top_k=4, progress=False)
+    [static] = regret_file(labels, [teacher])
+    [one] = regret_file(labels, [teacher], plies=1, candidates=1)  # the 0-ply choice
+    [two] = regret_file(labels, [teacher], plies=1, candidates=2)
+    [every] = regret_file(labels, [teacher], plies=1, candidates=4)  # all the labelled rows
+    assert one["regret_per_game"] == static["regret_per_game"] > 0
+    assert every["regret_per_game"] == pytest.approx(0, abs=1e-5)  # the labels' own choice
+    assert static["regret_per_game"] >= two["regret_per_game"] >= every["regret_per_game"]
+    assert two["candidates"] == 2 and "candidates" not in static
+    assert main(["regret", labels, "--models", teacher, "--candidates", "2"]) == 2
+    assert "candidates=2" in capsys.readouterr().err
