@@ -18,6 +18,7 @@ its file) and runs torch on as many threads as the caller (``bg-env eval --torch
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 import sys
 from typing import Callable, Iterator
 
@@ -69,8 +70,11 @@ def pair_results(agents: tuple, play: Callable, seeds, workers: int) -> Iterator
 
 
 def _start_worker(agents: tuple, threads: int | None) -> None:
+    """A worker keeps the agents and leaves Ctrl-C to the caller, which stops the pool (a
+    worker that took it too would print its own traceback)."""
     global _AGENTS
     _AGENTS = agents
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if threads is not None:
         import torch
 

@@ -96,3 +96,43 @@ def test_gnubg_agent_pickles_and_judges_the_same():
     assert copy.probabilities(start).tolist() == agent.probabilities(start).tolist()
     plays = legal_plays(start, (3, 1))
     assert copy.choose_play(plays).notation == agent.choose_play(plays).notation == "8/5 6/5"
+
+
+def test_ctrl_c_stops_the_workers_and_the_same_command_goes_on(tmp_path):
+    """A terminal's Ctrl-C reaches the whole process group: the command ends as an
+    interrupt (130, no worker's traceback), leaves no worker behind, and the same command
+    then ends with the statistics of a run never stopped."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    model = tmp_path / "td8.pt"
+    save_net(_small_td().net, str(model))
+    cmd = [sys.executable, "-m", "agents.cli", "eval", f"td:{model}", "pubeval", "--games",
+           "400", "--seed", "4", "--quiet", "--workers", "2", "--checkpoint",
+           str(tmp_path / "ck.json"), "--json", str(tmp_path / "resumed.json")]
+    run = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(8)  # the workers are playing (or the run is over on a fast machine)
+    if run.poll() is None:
+        os.killpg(run.pid, signal.SIGINT)
+    out = run.communicate(timeout=120)[0]
+    assert run.returncode in (0, 130), out
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out
+    if run.returncode == 130:
+        assert "continues from FILE's last save" in out
+        for _ in range(100):  # the workers end (their zombies are reaped within seconds)
+            try:
+                os.killpg(run.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("a process of the interrupted evaluation is left after 20 s")
+    assert main(cmd[3:]) == 0
+    assert main(cmd[3:-4] + ["--json", str(tmp_path / "whole.json")]) == 0
+    whole = json.loads((tmp_path / "whole.json").read_text())
+    assert json.loads((tmp_path / "resumed.json").read_text()) == whole
