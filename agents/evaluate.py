@@ -331,8 +331,7 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     return stats
 
 
-def _one_match(seats, seed: int, length: int, rules: Rules, cube: bool,
-                   keep: bool) -> tuple:
+def _one_match(seats, seed: int, length: int, rules: Rules, cube: bool, keep: bool) -> tuple:
     """One match of :func:`evaluate_matches`: ``(the finished Match, its games' CubeLogs
     or None, its finished Games when ``keep``, else None)``."""
     games = [] if keep else None
