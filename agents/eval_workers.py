@@ -22,6 +22,8 @@ import signal
 import sys
 from typing import Callable, Iterator
 
+import numpy as np
+
 from bg_env.envs.opponents import opponent_generator_state
 
 __all__ = ["play_pair", "pair_results", "check_workers"]
@@ -45,7 +47,7 @@ def check_workers(workers, agents: tuple) -> int:
         ValueError: ``workers`` is not a whole number of 1 or more; more than one worker
             for an agent with its own generator (named).
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
         raise ValueError(f"workers={workers!r}: expected a whole number of 1 or more")
     if workers > 1:
         for agent in agents:
@@ -55,7 +57,7 @@ def check_workers(workers, agents: tuple) -> int:
                     f"workers={workers}: agent {name!r} draws from its own generator from one "
                     f"game to the next, so its games depend on the order they are played in; "
                     f"evaluate it with one worker")
-    return workers
+    return int(workers)
 
 
 def pair_results(agents: tuple, play: Callable, seeds, workers: int) -> Iterator[list]:

@@ -8,6 +8,7 @@ import json
 import pickle
 from dataclasses import asdict
 
+import numpy as np
 import pytest
 import torch
 
@@ -66,7 +67,8 @@ def test_matches_and_single_move_agents_with_workers_are_the_same():
 def test_bad_workers_or_an_agent_with_a_generator_are_refused(workers, named):
     with pytest.raises(ValueError, match=named):
         check_workers(workers, (RandomAgent(), load_agent("pubeval")))
-    assert check_workers(1, (RandomAgent(), RandomAgent())) == 1
+    assert check_workers(np.int64(1), (RandomAgent(), RandomAgent())) == 1
+    assert type(check_workers(np.int64(3), (load_agent("pubeval"),) * 2)) is int
     with pytest.raises(ValueError, match=named):
         evaluate(load_agent("pubeval"), RandomAgent(), games=2, workers=workers)
 
