@@ -26,12 +26,13 @@ from bg_env.core.game import PURE_PYTHON
 from bg_env.core.moves import Play, legal_plays
 from bg_env.core.outcome import outcome
 from bg_env.core.position import Position
+from bg_env.core.pubeval_kernels import is_race, pubeval_values
 from bg_env.envs.candidates import board_features
 
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
 __all__ = ["ROLLS", "search_values", "lookahead_values", "search_choice", "check_prune",
-           "segment_argmax"]
+           "segment_argmax", "pubeval_pruned"]
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -85,13 +86,14 @@ def _terminal_rows(res_me: np.ndarray, res_opp: np.ndarray, out: np.ndarray) -> 
     return ended
 
 
-def search_values(net, plays: list[Play], plies: int = 1) -> np.ndarray:
+def search_values(net, plays: list[Play], plies: int = 1,
+                  leaves: int | None = None) -> np.ndarray:
     """For each of ``plays``, the expected outputs (five probabilities, the mover's view)
-    after every opponent roll and his 0-ply best reply (``plies=1``; more plies: see
-    :func:`lookahead_values`): ``(len(plays), 5)`` float32."""
+    after every opponent roll and his 0-ply best reply (``plies=1``; more plies and
+    ``leaves``: see :func:`lookahead_values`): ``(len(plays), 5)`` float32."""
     me = np.array([p.result.me for p in plays], dtype=np.int8).reshape(-1, 26)
     opp = np.array([p.result.opp for p in plays], dtype=np.int8).reshape(-1, 26)
-    return lookahead_values(net, me, opp, plies)
+    return lookahead_values(net, me, opp, plies, leaves)
 
 
 LOOKAHEAD_CHUNK = 256
@@ -99,14 +101,16 @@ LOOKAHEAD_CHUNK = 256
 brings ~9,000 rows at two plies, so the batches stay near 100 MB)."""
 
 
-def lookahead_values(net, me: np.ndarray, opp: np.ndarray, plies: int) -> np.ndarray:
+def lookahead_values(net, me: np.ndarray, opp: np.ndarray, plies: int,
+                     leaves: int | None = None) -> np.ndarray:
     """The outputs (the mover's view) of afterstates ``(me, opp)`` (``[N, 26]`` boards; ``me``
     just moved) with ``plies`` rolls of lookahead: at 0 the network's; at ``n`` the average
     over the opponent's 21 rolls of the value, at ``n - 1``, of his best reply by the
     network at 0-ply (seen from our side). A board that ends the game is scored by its
     result. Two plies is GNU Backgammon's "2-ply" (each side's reply chosen at 0-ply, the
     leaves at 0-ply); it costs about 21 times one ply (~9,000 network rows an afterstate
-    against ~420)."""
+    against ~420). ``leaves``: at the last roll, each reply is chosen among only the
+    ``leaves`` best by pubeval (:func:`pubeval_pruned`), the network rating those alone."""
     if plies < 0:
         raise ValueError(f"plies={plies!r}: expected 0 or more rolls of lookahead")
     if plies == 0:
@@ -124,19 +128,42 @@ def lookahead_values(net, me: np.ndarray, opp: np.ndarray, plies: int) -> np.nda
             boards_opp.append(res_opp)
             segments.append(len(res_me))
     all_me, all_opp = np.concatenate(boards_me), np.concatenate(boards_opp)
+    segments = np.asarray(segments)
+    if plies == 1 and leaves is not None:
+        race = np.repeat([is_race(opp[i].astype(np.int64), me[i].astype(np.int64))
+                          for i in live], len(ROLLS))
+        rows, segments = pubeval_pruned(all_me, all_opp, np.repeat(race, segments),
+                                        segments, leaves)
+        all_me, all_opp = all_me[rows], all_opp[rows]
     static = _network_values(net, all_me, all_opp)
     starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
-    best = segment_argmax(numpy_equity(static), starts, np.asarray(segments))
+    best = segment_argmax(numpy_equity(static), starts, segments)
     if plies == 1:
         theirs = static[best]
     else:
         theirs = np.concatenate([
             lookahead_values(net, all_me[best[k:k + LOOKAHEAD_CHUNK]],
-                             all_opp[best[k:k + LOOKAHEAD_CHUNK]], plies - 1)
+                             all_opp[best[k:k + LOOKAHEAD_CHUNK]], plies - 1, leaves)
             for k in range(0, len(best), LOOKAHEAD_CHUNK)])
     ours = flip_numpy(theirs).reshape(len(live), len(ROLLS), 5)
     out[live] = np.einsum("r,nrk->nk", _ROLL_WEIGHTS, ours)
     return out
+
+
+def pubeval_pruned(res_me: np.ndarray, res_opp: np.ndarray, race: np.ndarray,
+                   segments: np.ndarray, leaves: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the ``leaves`` best result boards of each segment (one roll's replies,
+    ``segments`` long, one after another) by pubeval (``race``: a flag a row, the position's
+    before the play), in row order, and the segments' new lengths. A segment of ``leaves``
+    rows or fewer is kept whole; among equal scores the first rows are kept."""
+    scores = np.empty(len(res_me))
+    pubeval_values(res_me.astype(np.int64), res_opp.astype(np.int64), race, scores)
+    segment = np.repeat(np.arange(len(segments)), segments)
+    order = np.lexsort((-scores, segment))  # by segment, then best first (stable on ties)
+    starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
+    rank = np.arange(len(order)) - starts[segment[order]]
+    rows = np.sort(order[rank < leaves])
+    return rows, np.minimum(segments, leaves)
 
 
 def _network_values(net, me: np.ndarray, opp: np.ndarray) -> np.ndarray:

@@ -164,15 +164,16 @@ def add_extras(net: TDNet) -> TDNet:
 
 
 # ------------------------------------------------------------------ labels
-def label_decisions(net: TDNet, rng: np.random.Generator, top_k: int,
-                    plies: int = 1) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def label_decisions(net: TDNet, rng: np.random.Generator, top_k: int, plies: int = 1,
+                    leaves: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Play one cubeless self-play game with ``net`` at 0-ply, labelling each decision.
 
     Yields:
         ``(features, labels)`` of each decision in turn: the network inputs of its
         ``top_k`` best plays (0-ply, best first; one row when there is one play) and their
         :func:`~agents.td_search.search_values` with ``plies`` rolls of lookahead (five
-        outputs, the mover's view).
+        outputs, the mover's view; ``leaves``: the last roll's replies pruned by pubeval,
+        :func:`~agents.td_search.lookahead_values`).
     """
     game = Game(Rules(cube=False))
     game.opening(rng)
@@ -182,7 +183,7 @@ def label_decisions(net: TDNet, rng: np.random.Generator, top_k: int,
         with torch.inference_mode():
             equity = numpy_equity(net(torch.from_numpy(x)).numpy())
         best = np.argsort(-equity, kind="stable")[:top_k]
-        yield x[best], search_values(net, [plays[i] for i in best], plies)
+        yield x[best], search_values(net, [plays[i] for i in best], plies, leaves)
         game.play(plays[int(best[0])], rng)
 
 

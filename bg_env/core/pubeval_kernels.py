@@ -23,7 +23,8 @@ from numba import njit
 
 from .fast import fast_legal_plays
 
-__all__ = ["WR", "WC", "WIN_SCORE", "is_race", "pubeval_value", "best_result", "pubeval_best"]
+__all__ = ["WR", "WC", "WIN_SCORE", "is_race", "pubeval_value", "pubeval_values", "best_result",
+           "pubeval_best"]
 
 # fmt: off
 WR = np.array([
@@ -123,6 +124,14 @@ def pubeval_value(me, opp, race):
     v += w[120] * (opp[25] / 2.0)
     v += w[121] * (me[0] / 15.0)
     return v
+
+
+@njit(cache=True)
+def pubeval_values(res_me, res_opp, race, out):
+    """:func:`pubeval_value` of every result board ``res_me[i]``/``res_opp[i]`` into
+    ``out[i]``, with the weights of ``race[i]``."""
+    for i in range(res_me.shape[0]):
+        out[i] = pubeval_value(res_me[i], res_opp[i], race[i])
 
 
 @njit(cache=True)

@@ -240,3 +240,39 @@ def test_regret_with_candidates_chooses_by_lookahead_among_the_best_by_0_ply(tmp
     assert two["candidates"] == 2 and "candidates" not in static
     assert main(["regret", labels, "--models", teacher, "--candidates", "2"]) == 2
     assert "candidates=2" in capsys.readouterr().err
+
+
+def test_label_leaves_prune_the_last_roll_and_are_a_setting_of_the_parts(tmp_path, teacher,
+                                                                         monkeypatch, capsys):
+    whole, wide = str(tmp_path / "whole.npz"), str(tmp_path / "wide.npz")
+    pruned = str(tmp_path / "pruned.npz")
+    label_file(teacher, whole, games=2, seed=4, top_k=3, progress=False)
+    label_file(teacher, wide, games=2, seed=4, top_k=3, progress=False, leaves=10_000)
+    label_file(teacher, pruned, games=2, seed=4, top_k=3, progress=False, leaves=1)
+    a, b, c = np.load(whole), np.load(wide), np.load(pruned)
+    np.testing.assert_array_equal(a["labels"], b["labels"])  # every reply kept: the same
+    np.testing.assert_array_equal(a["boards"], c["boards"])  # the same games and plays
+    assert not np.array_equal(a["labels"], c["labels"])  # rated after pubeval's reply
+    # parts of one pruning are not mixed with another's
+    import agents.distill_file as distill
+
+    label_chunk = distill._label_chunk
+
+    def stopped_at_the_second(job):
+        if job[1] == [1]:
+            raise KeyboardInterrupt
+        return label_chunk(job)
+
+    monkeypatch.setattr(distill, "_label_chunk", stopped_at_the_second)
+    stopped = str(tmp_path / "stopped.npz")
+    with pytest.raises(KeyboardInterrupt):
+        label_file(teacher, stopped, games=2, seed=4, top_k=3, progress=False, leaves=1, chunk=1)
+    monkeypatch.setattr(distill, "_label_chunk", label_chunk)
+    assert main(["label", teacher, stopped, "--games", "2", "--seed", "4", "--top-k", "3",
+                 "--leaves", "2"]) == 2
+    assert "leaves was 1, now 2" in capsys.readouterr().err
+    assert main(["label", teacher, stopped, "--games", "2", "--seed", "4", "--top-k", "3",
+                 "--leaves", "1"]) == 0
+    np.testing.assert_array_equal(np.load(stopped)["labels"], c["labels"])
+    assert main(["regret", whole, "--models", teacher, "--leaves", "2"]) == 2
+    assert "leaves=2" in capsys.readouterr().err

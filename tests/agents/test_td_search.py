@@ -206,3 +206,65 @@ def test_lookahead_chunks_give_the_same_values(net, monkeypatch):
     assert np.array_equal(search_values(net, plays, plies=2), whole)
     with pytest.raises(ValueError, match="plies=-1"):
         search_values(net, plays, plies=-1)
+
+
+def reference_pruned(net: TDNet, pos: Position, leaves: int) -> float:
+    """:func:`reference_equity` with each reply chosen by the network among only the
+    ``leaves`` best by pubeval (numpy's pubeval, the race flag of the position before it)."""
+    from agents.pubeval import pubeval_scores
+
+    if pos.outcome() is not None:
+        return float(numpy_equity(one_value(net, pos).astype(np.float32)))
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            replies = legal_plays_reference(pos.swap(), (a, b))
+            scores = pubeval_scores([r.result for r in replies], race=pos.swap().is_race())
+            kept = np.argsort(-scores, kind="stable")[:leaves]
+            total -= max(float(numpy_equity(one_value(net, replies[k].result).astype(np.float32)))
+                         for k in kept) / 36.0
+    return total
+
+
+@pytest.mark.parametrize("pos, dice", POSITIONS[:4] + POSITIONS[6:])
+def test_leaves_pruned_by_pubeval_match_the_reference(net, pos, dice):
+    plays = pos.legal_plays(dice)[:6]
+    pruned = numpy_equity(search_values(net, plays, plies=1, leaves=3))
+    assert np.allclose(pruned, [reference_pruned(net, p.result, 3) for p in plays], atol=1e-5)
+    whole = search_values(net, plays, plies=1)
+    assert np.array_equal(search_values(net, plays, plies=1, leaves=10_000), whole)
+    if len(plays) > 1 and pos == Position.start():
+        assert not np.array_equal(search_values(net, plays, plies=1, leaves=1), whole)
+
+
+def test_leaves_prune_only_the_last_roll_of_two(net):
+    plays = POSITIONS[5][0].legal_plays(POSITIONS[5][1])
+    whole = search_values(net, plays, plies=2)
+    assert np.array_equal(search_values(net, plays, plies=2, leaves=10_000), whole)
+    assert np.allclose(search_values(net, plays, plies=2, leaves=2), whole, atol=0.2)
+
+
+def test_pubeval_pruned_keeps_each_segment_best_rows():
+    from agents.td_search import pubeval_pruned
+    from bg_env.core.fast import fast_legal_plays
+    from bg_env.core.pubeval_kernels import pubeval_value
+
+    pos = random_position(3, 10)
+    me, opp = (np.array(side, dtype=np.int64) for side in (pos.me, pos.opp))
+    parts = [fast_legal_plays(me, opp, d1, d2)[:2] for d1, d2 in ((6, 5), (2, 1), (4, 4))]
+    res_me = np.concatenate([p[0] for p in parts])
+    res_opp = np.concatenate([p[1] for p in parts])
+    segments = np.array([len(p[0]) for p in parts])
+    race = np.zeros(len(res_me), dtype=bool)
+    rows, kept = pubeval_pruned(res_me, res_opp, race, segments, 4)
+    assert kept.tolist() == np.minimum(segments, 4).tolist() and len(rows) == kept.sum()
+    assert np.all(np.diff(rows) > 0)
+    score = np.array([pubeval_value(a.astype(np.int64), b.astype(np.int64), False)
+                      for a, b in zip(res_me, res_opp)])
+    start = 0
+    for n in segments:
+        mine = rows[(rows >= start) & (rows < start + n)]
+        dropped = np.setdiff1d(np.arange(start, start + n), mine)
+        if len(dropped):
+            assert score[mine].min() >= score[dropped].max()
+        start += n
