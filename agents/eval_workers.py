@@ -10,9 +10,12 @@ generator of its own (``random``) carries that generator from one game to the ne
 games depend on the order they are played in, and such an agent is refused.
 
 Each worker gets a copy of the agents once (they are pickled: a network's weights, not
-its file) and runs torch on as many threads as the caller (``bg-env eval --torch-threads``,
-1 unless told). Workers are started with ``forkserver`` where the platform has it, else
-``spawn``: never ``fork``, which can hang a process whose torch threads have started.
+its file) and runs torch on a share of the caller's threads (``bg-env eval
+--torch-threads``, 1 unless told). Workers are started with ``forkserver`` where the
+platform has it, else ``spawn``: never ``fork``, which can hang a process whose torch
+threads have started. Both import the caller's main module again, so a script that calls
+``evaluate(..., workers=N)`` does so under ``if __name__ == "__main__":``. A worker that
+dies stops the evaluation with ``BrokenProcessPool`` (``concurrent.futures``), not a wait.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import signal
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator
 
 import numpy as np
@@ -51,24 +55,35 @@ def check_workers(workers, agents: tuple) -> int:
         raise ValueError(f"workers={workers!r}: expected a whole number of 1 or more")
     if workers > 1:
         for agent in agents:
-            if opponent_generator_state(agent) is not None:
+            if opponent_generator_state(agent) is not None or callable(getattr(agent, "seed",
+                                                                                 None)):
                 name = getattr(agent, "name", type(agent).__name__)
                 raise ValueError(
                     f"workers={workers}: agent {name!r} draws from its own generator from one "
-                    f"game to the next, so its games depend on the order they are played in; "
-                    f"evaluate it with one worker")
+                    f"game to the next (it has an rng or a seed method), so its games depend "
+                    f"on the order they are played in; evaluate it with one worker")
     return int(workers)
 
 
 def pair_results(agents: tuple, play: Callable, seeds, workers: int) -> Iterator[list]:
     """:func:`play_pair` of each seed in ``seeds``, in order, played by ``workers``
-    processes (``play`` must pickle: a module-level function or a ``partial`` of one)."""
-    torch = sys.modules.get("torch")
-    threads = torch.get_num_threads() if torch is not None else None
+    processes (``play`` must pickle: a module-level function or a ``partial`` of one).
+
+    Raises:
+        BrokenProcessPool: a worker died (killed, or crashed in compiled code); the error
+            a worker's game raised is raised here as it was.
+    """
+    tasks = [(play, int(seed)) for seed in seeds]
+    workers = max(1, min(workers, len(tasks)))
+    torch = sys.modules.get("torch")  # the caller's threads, shared among the workers
+    threads = max(1, torch.get_num_threads() // workers) if torch is not None else None
     method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    context = mp.get_context(method)
-    with context.Pool(workers, initializer=_start_worker, initargs=(agents, threads)) as pool:
-        yield from pool.imap(_worker_pair, [(play, int(seed)) for seed in seeds])
+    pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
+                               initializer=_start_worker, initargs=(agents, threads))
+    try:
+        yield from pool.map(_worker_pair, tasks)
+    finally:  # on an error or Ctrl-C: no new pair starts; the workers end after theirs
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _start_worker(agents: tuple, threads: int | None) -> None:

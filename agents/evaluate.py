@@ -218,10 +218,13 @@ def _paired_results(agents: tuple, play, n: int, seed: int, progress: str | bool
         played = pair_results(agents, play, seeds, workers)
     else:
         played = (play_pair(agents, play, int(pair_seed)) for pair_seed in seeds)
-    for i, pair in zip(iterator, played):
-        yield from pair
-        if pair_done is not None:
-            pair_done(i + 1)
+    try:
+        for i, pair in zip(iterator, played):
+            yield from pair
+            if pair_done is not None:
+                pair_done(i + 1)
+    finally:
+        played.close()  # the workers' pool is shut down now, not when collected
 
 
 # ---------------------------------------------------------------------- match play
