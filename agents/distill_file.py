@@ -66,7 +66,7 @@ from .model_files import file_sha256, write_atomically
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of
-from .td_search import lookahead_values, segment_argmax
+from .td_search import check_leaves, lookahead_values, segment_argmax
 from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
 __all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
@@ -115,8 +115,7 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
                          f"first game number of 0 or more")
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk={chunk}: expected at least one game a chunk")
-    if leaves is not None and leaves < 1:
-        raise ValueError(f"leaves={leaves}: expected at least one reply to rate")
+    leaves = check_leaves(leaves)
     end = first + games
     parts = LabelParts(out, {"teacher_sha256": file_sha256(teacher), "seed": int(seed),
                              "top_k": int(top_k), "plies": int(plies),
@@ -339,9 +338,9 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     if candidates is not None and (not plies or candidates < 1):
         raise ValueError(f"candidates={candidates}: the plays a lookahead chooses among, "
                          f"1 or more, with plies of 1 or more (plies={plies})")
-    if leaves is not None and (not plies or leaves < 1):
-        raise ValueError(f"leaves={leaves}: the replies a lookahead's last roll rates, 1 or "
-                         f"more, with plies of 1 or more (plies={plies})")
+    if check_leaves(leaves) is not None and not plies:
+        raise ValueError(f"leaves={leaves}: the replies a lookahead's last roll rates, with "
+                         f"plies of 1 or more (plies={plies})")
     blob = read_labels(labels)
     if "decisions" not in blob:
         raise ValueError(f"label files {labels!r} hold no decision numbers (written by an "

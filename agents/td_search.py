@@ -32,7 +32,7 @@ from bg_env.envs.candidates import board_features
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
 __all__ = ["ROLLS", "search_values", "lookahead_values", "search_choice", "check_prune",
-           "segment_argmax", "pubeval_pruned"]
+           "check_leaves", "segment_argmax", "pubeval_pruned"]
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -43,8 +43,9 @@ _ROLL_WEIGHTS = np.array([w for _, _, w in ROLLS], dtype=np.float32)
 _FLIP = np.array([1, 3, 4, 1, 2])  # flip_outputs as an index: P(win) becomes 1 - P(win)
 
 
-def check_prune(prune) -> int | None:
-    """``prune`` as the number of plays to search (``None``: all).
+def check_prune(prune, name: str = "prune", what: str = "plays to search") -> int | None:
+    """``prune`` as the number of plays to search (``None``: all); ``name`` and ``what``
+    word the error for another such count (``leaves``: replies to rate).
 
     Raises:
         ValueError: not a positive integer or ``None``, naming the value.
@@ -52,9 +53,18 @@ def check_prune(prune) -> int | None:
     if prune is None:
         return None
     if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 1:
-        raise ValueError(f"prune={prune!r}: expected a positive number of plays to search, "
+        raise ValueError(f"{name}={prune!r}: expected a positive number of {what}, "
                          f"or None for all of them")
     return int(prune)
+
+
+def check_leaves(leaves) -> int | None:
+    """``leaves`` (:func:`lookahead_values`) as a positive number, or None.
+
+    Raises:
+        ValueError: not a positive integer or ``None``, naming the value.
+    """
+    return check_prune(leaves, "leaves", "replies to rate at the last roll")
 
 
 def flip_numpy(v: np.ndarray) -> np.ndarray:
@@ -113,6 +123,7 @@ def lookahead_values(net, me: np.ndarray, opp: np.ndarray, plies: int,
     ``leaves`` best by pubeval (:func:`pubeval_pruned`), the network rating those alone."""
     if plies < 0:
         raise ValueError(f"plies={plies!r}: expected 0 or more rolls of lookahead")
+    leaves = check_leaves(leaves)
     if plies == 0:
         return _network_values(net, me, opp)
     out = np.empty((len(me), 5), dtype=np.float32)

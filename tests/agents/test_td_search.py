@@ -226,7 +226,7 @@ def reference_pruned(net: TDNet, pos: Position, leaves: int) -> float:
     return total
 
 
-@pytest.mark.parametrize("pos, dice", POSITIONS[:4] + POSITIONS[6:])
+@pytest.mark.parametrize("pos, dice", POSITIONS)  # contact, bear-offs (races), no reply
 def test_leaves_pruned_by_pubeval_match_the_reference(net, pos, dice):
     plays = pos.legal_plays(dice)[:6]
     pruned = numpy_equity(search_values(net, plays, plies=1, leaves=3))
@@ -237,11 +237,49 @@ def test_leaves_pruned_by_pubeval_match_the_reference(net, pos, dice):
         assert not np.array_equal(search_values(net, plays, plies=1, leaves=1), whole)
 
 
-def test_leaves_prune_only_the_last_roll_of_two(net):
-    plays = POSITIONS[5][0].legal_plays(POSITIONS[5][1])
+@pytest.mark.parametrize("pos, dice", POSITIONS[4:6])  # bear-offs: the reference is slow
+def test_leaves_prune_only_the_last_roll_of_two(net, pos, dice):
+    """His reply is chosen among all his plays, ours to it among pubeval's best few."""
+    def reference(after: Position) -> float:
+        if after.outcome() is not None:
+            return reference_equity(net, after)
+        total = 0.0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                replies = legal_plays_reference(after.swap(), (a, b))
+                statics = [float(numpy_equity(one_value(net, r.result).astype(np.float32)))
+                           for r in replies]
+                chosen = replies[int(np.argmax(statics))].result
+                total -= reference_pruned(net, chosen, 1) / 36.0
+        return total
+
+    plays = pos.legal_plays(dice)
+    values = numpy_equity(search_values(net, plays, plies=2, leaves=1))
+    assert np.allclose(values, [reference(p.result) for p in plays], atol=1e-5)
     whole = search_values(net, plays, plies=2)
     assert np.array_equal(search_values(net, plays, plies=2, leaves=10_000), whole)
-    assert np.allclose(search_values(net, plays, plies=2, leaves=2), whole, atol=0.2)
+
+
+def test_leaves_are_pruned_in_the_last_roll_alone(net, monkeypatch):
+    import agents.td_search as td_search
+
+    pruned, calls = td_search.pubeval_pruned, []
+
+    def counting(res_me, res_opp, race, segments, leaves):
+        calls.append(len(segments))
+        return pruned(res_me, res_opp, race, segments, leaves)
+
+    monkeypatch.setattr(td_search, "pubeval_pruned", counting)
+    plays = Position.start().legal_plays((6, 5))[:3]
+    search_values(net, plays, plies=2, leaves=3)
+    assert calls == [3 * 21 * 21]  # our replies to his reply to each roll, not his replies
+
+
+@pytest.mark.parametrize("leaves", [0, -1, True, 2.5])
+def test_bad_leaves_are_refused_by_name(net, leaves):
+    plays = POSITIONS[0][0].legal_plays(POSITIONS[0][1])
+    with pytest.raises(ValueError, match=f"leaves={leaves!r}"):
+        search_values(net, plays, plies=1, leaves=leaves)
 
 
 def test_pubeval_pruned_keeps_each_segment_best_rows():
