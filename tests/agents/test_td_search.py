@@ -170,10 +170,11 @@ def test_bad_settings_are_refused(net, kwargs, match):
         TDAgent(net, **kwargs)
 
 
-def reference_two_ply(net: TDNet, pos: Position) -> float:
+def reference_two_ply(net: TDNet, pos: Position, inner=None) -> float:
     """Two rolls of lookahead, one position at a time: after each of the opponent's 36
     rolls his 0-ply best reply, valued (from our side) by our own one-roll lookahead of it,
-    :func:`reference_equity` seen from the replier."""
+    :func:`reference_equity` seen from the replier (or ``inner(net, reply)``)."""
+    inner = inner or reference_equity
     if pos.outcome() is not None:
         return reference_equity(net, pos)
     total = 0.0
@@ -183,7 +184,7 @@ def reference_two_ply(net: TDNet, pos: Position) -> float:
             statics = [float(numpy_equity(one_value(net, r.result).astype(np.float32)))
                        for r in replies]
             chosen = replies[int(np.argmax(statics))].result
-            total += -reference_equity(net, chosen) / 36.0
+            total += -inner(net, chosen) / 36.0
     return total
 
 
@@ -239,19 +240,9 @@ def test_leaves_pruned_by_pubeval_match_the_reference(net, pos, dice):
 
 @pytest.mark.parametrize("pos, dice", POSITIONS[4:6])  # bear-offs: the reference is slow
 def test_leaves_prune_only_the_last_roll_of_two(net, pos, dice):
-    """His reply is chosen among all his plays, ours to it among pubeval's best few."""
+    """His reply is chosen among all his plays, ours to it among pubeval's best one."""
     def reference(after: Position) -> float:
-        if after.outcome() is not None:
-            return reference_equity(net, after)
-        total = 0.0
-        for a in range(1, 7):
-            for b in range(1, 7):
-                replies = legal_plays_reference(after.swap(), (a, b))
-                statics = [float(numpy_equity(one_value(net, r.result).astype(np.float32)))
-                           for r in replies]
-                chosen = replies[int(np.argmax(statics))].result
-                total -= reference_pruned(net, chosen, 1) / 36.0
-        return total
+        return reference_two_ply(net, after, lambda net, reply: reference_pruned(net, reply, 1))
 
     plays = pos.legal_plays(dice)
     values = numpy_equity(search_values(net, plays, plies=2, leaves=1))
