@@ -20,7 +20,6 @@ dies stops the evaluation with ``BrokenProcessPool`` (``concurrent.futures``), n
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -29,6 +28,8 @@ from typing import Callable, Iterator
 import numpy as np
 
 from bg_env.envs.opponents import opponent_generator_state
+
+from .processes import worker_context
 
 __all__ = ["play_pair", "pair_results", "check_workers"]
 
@@ -77,8 +78,7 @@ def pair_results(agents: tuple, play: Callable, seeds, workers: int) -> Iterator
     workers = max(1, min(workers, len(tasks)))
     torch = sys.modules.get("torch")  # the caller's threads, shared among the workers
     threads = max(1, torch.get_num_threads() // workers) if torch is not None else None
-    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
+    pool = ProcessPoolExecutor(workers, mp_context=worker_context(),
                                initializer=_start_worker, initargs=(agents, threads))
     try:
         yield from pool.map(_worker_pair, tasks)

@@ -14,13 +14,14 @@ Each worker limits torch to one thread.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from typing import Any, Callable, Sequence
 
 import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.env_util import is_wrapped
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, VecEnv
+
+from .processes import worker_context
 
 __all__ = ["ProcessVecEnv", "split_evenly"]
 
@@ -109,9 +110,7 @@ class ProcessVecEnv(VecEnv):
         n = len(env_fns)
         if not isinstance(workers, int) or not 1 <= workers <= n:
             raise ValueError(f"workers={workers!r}: expected 1..{n} (one env at least each)")
-        if start_method is None:
-            start_method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        ctx = mp.get_context(start_method)
+        ctx = worker_context(start_method)
         self.slices = split_evenly(n, workers)
         self.remotes, self.processes = [], []
         for part in self.slices:

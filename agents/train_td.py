@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing as mp
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +36,7 @@ from bg_env.core.game import Game, Phase, Rules
 from .config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
 from .model_files import load_torch_file, save_torch_file, write_json
+from .processes import worker_context
 from .report import write_report
 from .td import (
     TDAgent, TDNet, flip_outputs, load_net, net_from_header, net_header, plays_features,
@@ -236,8 +236,7 @@ def worker_pool(workers: int, net: TDNet) -> ProcessPoolExecutor:
     """``workers`` processes ready to play (started by the first games asked), each with a
     network of ``net``'s shape (:func:`~agents.td.net_header`; :func:`worker_net`) that
     takes the weights it is sent."""
-    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
+    return ProcessPoolExecutor(workers, mp_context=worker_context(),
                                initializer=_start_worker, initargs=(net_header(net),))
 
 
