@@ -21,12 +21,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, get_type_hints
 
+import numpy as np
 import yaml
 
 __all__ = [
     "load_config", "load_env_options", "parse_overrides", "ConfigError", "find_config",
     "packaged_configs", "require_at_least", "refuse_rewind", "changed_settings",
-    "read_mapping",
+    "read_mapping", "check_whole",
 ]
 
 T = TypeVar("T")
@@ -117,6 +118,18 @@ def refuse_rewind(checkpoint: str | os.PathLike, done: int, key: str, target: in
         raise ConfigError(f"--resume: {str(checkpoint)!r} has {done} {unit} done, more than "
                           f"{key}={target}; set {key} to {done} or more to continue "
                           f"(resuming does not rewind)")
+
+
+def check_whole(name: str, n, least: int) -> int:
+    """``n`` as an int, when it is a whole number of ``least`` or more (numpy's included): a
+    count of games, matches or workers (1), a seed (0: numpy's generators take no other).
+
+    Raises:
+        ValueError: anything else, named.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < least:
+        raise ValueError(f"{name}={n!r}: expected a whole number of {least} or more")
+    return int(n)
 
 
 def changed_settings(saved: dict, now: dict) -> str:

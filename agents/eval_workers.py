@@ -25,10 +25,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator
 
-import numpy as np
-
 from bg_env.envs.opponents import opponent_generator_state
 
+from .config import check_whole
 from .processes import worker_context
 
 __all__ = ["play_pair", "pair_results", "check_workers"]
@@ -52,8 +51,7 @@ def check_workers(workers, agents: tuple) -> int:
         ValueError: ``workers`` is not a whole number of 1 or more; more than one worker
             for an agent with its own generator (named).
     """
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-        raise ValueError(f"workers={workers!r}: expected a whole number of 1 or more")
+    workers = check_whole("workers", workers, 1)
     if workers > 1:
         for agent in agents:
             if opponent_generator_state(agent) is not None or callable(getattr(agent, "seed",
@@ -63,7 +61,7 @@ def check_workers(workers, agents: tuple) -> int:
                     f"workers={workers}: agent {name!r} draws from its own generator from one "
                     f"game to the next (it has an rng or a seed method), so its games depend "
                     f"on the order they are played in; evaluate it with one worker")
-    return int(workers)
+    return workers
 
 
 def pair_results(agents: tuple, play: Callable, seeds, workers: int) -> Iterator[list]:

@@ -35,6 +35,7 @@ from bg_env.core.game import Game, Phase, Rules
 from bg_env.core.match import MET_MAX_AWAY, Match
 
 from .base import PlayAgent
+from .config import check_whole
 from .eval_checkpoint import EvalCheckpoint
 from .eval_stats import CUBE_ACTIONS, CubeLog, MatchPlayStats, MatchStats
 from .eval_workers import check_workers, pair_results, play_pair
@@ -120,8 +121,8 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
         ValueError: ``games`` is not a whole number of 1 or more; ``checkpoint`` is of
             another evaluation; more than one worker for an agent with its own generator.
     """
-    _check_whole("games", games, 1)
-    _check_whole("seed", seed, 0)
+    check_whole("games", games, 1)
+    check_whole("seed", seed, 0)
     seed_agents((agent_a, agent_b), seed)
     name_a = getattr(agent_a, "name", type(agent_a).__name__)
     name_b = getattr(agent_b, "name", type(agent_b).__name__)
@@ -174,13 +175,6 @@ def seed_agents(agents, seed: int) -> None:
     for i, agent in enumerate(agents):
         if callable(getattr(agent, "seed", None)) and getattr(agent, "own_seed", None) is None:
             agent.seed(int(np.random.SeedSequence([seed, 7919, i]).generate_state(1)[0]))
-
-
-def _check_whole(name: str, n, least: int) -> None:
-    """``n`` is a whole number of ``least`` or more: a count of games or matches (1), a
-    seed (0: numpy's generators take no other)."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < least:
-        raise ValueError(f"{name}={n!r}: expected a whole number of {least} or more")
 
 
 def pairs_of(n: int) -> int:
@@ -299,8 +293,8 @@ def evaluate_matches(agent_a, agent_b, matches: int = 100, length: int = 7, seed
     cube, the statistics count each side's cube actions and every game's final cube.
     ``records``: a list that gets one :class:`bg_env.records.MatchRecord` per match, A as
     its first player. ``checkpoint`` and ``workers``: as :func:`evaluate`'s."""
-    _check_whole("matches", matches, 1)
-    _check_whole("seed", seed, 0)
+    check_whole("matches", matches, 1)
+    check_whole("seed", seed, 0)
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MET_MAX_AWAY:
         raise ValueError(f"match length={length!r}: expected 1..{MET_MAX_AWAY} (the range of "
                          f"the match equity table, as the environments')")
