@@ -66,7 +66,7 @@ from .model_files import file_sha256, write_atomically
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of
-from .td_search import check_leaves, lookahead_values, segment_argmax
+from .td_search import check_leaves, lookahead_values, segment_argmax, segment_top
 from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
 __all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
@@ -279,20 +279,11 @@ def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.
                                  for i in range(0, len(x), batch)])
     if not plies:
         return static
-    rows = np.arange(len(boards)) if candidates is None else _best_rows(static, starts,
-                                                                        candidates)
+    rows = np.arange(len(boards)) if candidates is None else segment_top(
+        static, np.diff(np.r_[starts, len(static)]), candidates)
     out = np.full(len(boards), -np.inf)
     out[rows] = _lookahead_equities(net, boards[rows], plies, leaves)
     return out
-
-
-def _best_rows(values: np.ndarray, starts: np.ndarray, k: int) -> np.ndarray:
-    """The rows of the ``k`` highest ``values`` of each decision (rows from ``starts`` on;
-    the first on a tie), in row order."""
-    ends = np.r_[starts[1:], len(values)]
-    best = [start + np.argsort(-values[start:end], kind="stable")[:k]
-            for start, end in zip(starts, ends)]
-    return np.sort(np.concatenate(best))
 
 
 def _lookahead_equities(net, boards: np.ndarray, plies: int, leaves: int | None = None,

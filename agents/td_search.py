@@ -32,7 +32,7 @@ from bg_env.envs.candidates import board_features
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
 __all__ = ["ROLLS", "search_values", "lookahead_values", "search_choice", "check_prune",
-           "check_leaves", "segment_argmax", "pubeval_pruned"]
+           "check_leaves", "segment_argmax", "segment_top", "pubeval_pruned"]
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -169,12 +169,7 @@ def pubeval_pruned(res_me: np.ndarray, res_opp: np.ndarray, race: np.ndarray,
     rows or fewer is kept whole; among equal scores the first rows are kept."""
     scores = np.empty(len(res_me))
     pubeval_values(res_me.astype(np.int64), res_opp.astype(np.int64), race, scores)
-    segment = np.repeat(np.arange(len(segments)), segments)
-    order = np.lexsort((-scores, segment))  # by segment, then best first (stable on ties)
-    starts = np.concatenate([[0], np.cumsum(segments)[:-1]])
-    rank = np.arange(len(order)) - starts[segment[order]]
-    rows = np.sort(order[rank < leaves])
-    return rows, np.minimum(segments, leaves)
+    return segment_top(scores, segments, leaves), np.minimum(segments, leaves)
 
 
 def _network_values(net, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
@@ -199,6 +194,16 @@ def segment_argmax(x: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np
     keep[1:] = seg_of_hit[1:] != seg_of_hit[:-1]
     first[seg_of_hit[keep]] = hits[keep]
     return first
+
+
+def segment_top(x: np.ndarray, lengths: np.ndarray, k: int) -> np.ndarray:
+    """Indices into ``x`` of the ``k`` highest values of each segment (consecutive, of
+    ``lengths``; the first on equal values), in increasing order."""
+    segment = np.repeat(np.arange(len(lengths)), lengths)
+    order = np.lexsort((-x, segment))  # by segment, then highest first (stable on ties)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    rank = np.arange(len(order)) - starts[segment[order]]
+    return np.sort(order[rank < k])
 
 
 def search_choice(net, plays: list[Play], prune: int | None) -> tuple[int, np.ndarray, np.ndarray]:

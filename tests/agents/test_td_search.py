@@ -297,3 +297,15 @@ def test_pubeval_pruned_keeps_each_segment_best_rows():
         if len(dropped):
             assert score[mine].min() >= score[dropped].max()
         start += n
+
+
+def test_segment_top_is_each_segments_best_rows_first_on_ties():
+    from agents.td_search import segment_top
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        lengths = rng.integers(0, 7, rng.integers(1, 9))
+        x, k = rng.integers(0, 4, lengths.sum()).astype(float), int(rng.integers(1, 5))
+        starts = np.r_[0, np.cumsum(lengths)[:-1]]
+        one_by_one = [s + np.argsort(-x[s:s + n], kind="stable")[:k] for s, n in zip(starts, lengths)]
+        assert segment_top(x, lengths, k).tolist() == sorted(np.concatenate(one_by_one).tolist())
