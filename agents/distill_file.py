@@ -48,12 +48,10 @@ whole range; the fit draws its order from ``--fit-seed``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import os
 import sys
 import time
-from multiprocessing import get_context
 
 import numpy as np
 import torch
@@ -63,6 +61,7 @@ from bg_env.envs.candidates import board_features
 
 from .label_parts import LabelParts
 from .model_files import file_sha256, write_atomically
+from .processes import as_finished
 from .td import load_net, save_net
 from .td_features import N_FEATURES, numpy_equity, terminal_target
 from .td_inputs import boards_of
@@ -127,17 +126,15 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
     if done and progress:
         print(f"resuming: {done}/{games} games labelled in {parts.folder}", file=sys.stderr)
     t0 = time.time()
-    with contextlib.ExitStack() as stack:
-        results = map(_label_job, jobs)
-        if workers > 1 and jobs:  # each part saved as it comes, in whatever order
-            results = stack.enter_context(get_context("spawn").Pool(workers)).imap_unordered(
-                _label_job, jobs)
-        for chunk_games, part in results:
-            parts.save(chunk_games, dict(zip(_KEYS, part)))
-            done += len(chunk_games)
-            if progress:
-                print(f"labelled {done}/{games} games, {time.time() - t0:.0f} s",
-                      file=sys.stderr, flush=True)
+    results = map(_label_job, jobs)
+    if workers > 1 and jobs:  # each part saved as it comes, in whatever order
+        results = as_finished(_label_job, jobs, workers)
+    for chunk_games, part in results:
+        parts.save(chunk_games, dict(zip(_KEYS, part)))
+        done += len(chunk_games)
+        if progress:
+            print(f"labelled {done}/{games} games, {time.time() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
     saved = [parts.load(g0, g1) for g0, g1 in parts.saved_ranges(first, end)]
     buffer = io.BytesIO()
     np.savez(buffer, **{key: np.concatenate([p[key] for p in saved]) for key in _KEYS})

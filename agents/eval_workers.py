@@ -20,7 +20,6 @@ dies stops the evaluation with ``BrokenProcessPool`` (``concurrent.futures``), n
 
 from __future__ import annotations
 
-import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator
@@ -28,7 +27,7 @@ from typing import Callable, Iterator
 from bg_env.envs.opponents import opponent_generator_state
 
 from .config import check_whole
-from .processes import worker_context
+from .processes import ignore_interrupt, worker_context
 
 __all__ = ["play_pair", "pair_results", "check_workers"]
 
@@ -89,7 +88,7 @@ def _start_worker(agents: tuple, threads: int | None) -> None:
     worker that took it too would print its own traceback)."""
     global _AGENTS
     _AGENTS = agents
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupt()
     if threads is not None:
         import torch
 

@@ -1,13 +1,16 @@
 """How the agents' worker processes start (training's self-play workers, the process
-vector env, evaluation workers): ``forkserver`` where the platform has it, else ``spawn``,
-as SB3's SubprocVecEnv; never ``fork``, which can hang a process whose torch threads have
-started."""
+vector env, evaluation and labelling workers): ``forkserver`` where the platform has it,
+else ``spawn``, as SB3's SubprocVecEnv; never ``fork``, which can hang a process whose
+torch threads have started."""
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Callable, Iterable, Iterator
 
-__all__ = ["worker_context"]
+__all__ = ["worker_context", "ignore_interrupt", "as_finished"]
 
 
 def worker_context(method: str | None = None):
@@ -16,3 +19,30 @@ def worker_context(method: str | None = None):
     if method is None:
         method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
     return mp.get_context(method)
+
+
+def ignore_interrupt() -> None:
+    """A worker leaves Ctrl-C to its caller, which stops the pool (a worker that took it
+    too would print its own traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def as_finished(fn: Callable, jobs: Iterable, workers: int) -> Iterator:
+    """``fn(job)`` of each job, in the order they finish, computed by ``workers`` processes
+    (``fn`` and the jobs must pickle).
+
+    Raises:
+        BrokenProcessPool: a worker died (killed, or crashed in compiled code), instead of
+            a wait for its job; the error a job raised is raised here as it was.
+    """
+    jobs = list(jobs)
+    pool = ProcessPoolExecutor(max(1, min(workers, len(jobs))), mp_context=worker_context(),
+                               initializer=ignore_interrupt)
+    try:
+        waiting = {pool.submit(fn, job) for job in jobs}
+        while waiting:
+            finished, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
+    finally:  # on an error or Ctrl-C: no new job starts; the workers end after theirs
+        pool.shutdown(wait=False, cancel_futures=True)
