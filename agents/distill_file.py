@@ -265,10 +265,9 @@ def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.
     with ``candidates`` only each decision's (rows from ``starts``) that many best rows by
     0-ply, the others scored -inf (never chosen); ``leaves``: the lookahead's last roll
     pruned by pubeval."""
-    is_file = os.path.exists(model) or (model.endswith(".pt") and ":" not in model)
-    if model == LABELS_MODEL and not is_file:
-        return numpy_equity(labels.astype(np.float32))
-    if not is_file:
+    if not _is_network_file(model):
+        if model == LABELS_MODEL:
+            return numpy_equity(labels.astype(np.float32))
         return judge_equities(model, boards)
     net = load_net(model).eval()
     with torch.inference_mode():
@@ -281,6 +280,12 @@ def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.
     out = np.full(len(boards), -np.inf)
     out[rows] = _lookahead_equities(net, boards[rows], plies, leaves)
     return out
+
+
+def _is_network_file(model: str) -> bool:
+    """Whether ``model`` names a network file (rated by its own lookahead), not an agent
+    spec or :data:`LABELS_MODEL`."""
+    return os.path.exists(model) or (model.endswith(".pt") and ":" not in model)
 
 
 def _lookahead_equities(net, boards: np.ndarray, plies: int, leaves: int | None = None,
@@ -315,7 +320,8 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     ``max_games``: only that many games from ``hold`` on (the first, by number);
     ``candidates``: with ``plies``, a network file chooses by lookahead only among its
     ``candidates`` best plays by 0-ply (the plays a ``label --top-k`` teacher labels);
-    ``leaves``: its lookahead's last roll pruned by pubeval (as ``label --leaves``).
+    ``leaves``: its lookahead's last roll pruned by pubeval (as ``label --leaves``). These
+three settings are reported only on the lines of network files, the models they apply to.
 
     Raises:
         ValueError: a label file without decision numbers (written before them), no
@@ -353,9 +359,10 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
         student = _student_equities(path, x, blob["boards"][keep], blob["labels"][keep],
                                     batch, plies, starts, candidates, leaves)
         regret, agree = (part[choice] for part in decision_regret(student, teacher, starts))
-        line = {"model": path, "judge": judge or "labels", "plies": plies,
-                **({"candidates": candidates} if candidates is not None else {}),
-                **({"leaves": leaves} if leaves is not None else {}),
+        search = {"plies": plies, **({"candidates": candidates} if candidates is not None else {}),
+                  **({"leaves": leaves} if leaves is not None else {})}
+        line = {"model": path, "judge": judge or "labels",
+                **(search if _is_network_file(path) else {}),
                 "decisions": int(choice.sum()),
                 "agree": round(float(agree.mean()), 4),
                 "regret_per_decision": round(float(regret.mean()), 5),

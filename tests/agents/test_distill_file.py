@@ -238,6 +238,10 @@ def test_regret_with_candidates_chooses_by_lookahead_among_the_best_by_0_ply(tmp
     assert every["regret_per_game"] == pytest.approx(0, abs=1e-5)  # the labels' own choice
     assert static["regret_per_game"] >= two["regret_per_game"] >= every["regret_per_game"]
     assert two["candidates"] == 2 and "candidates" not in static
+    # the search settings are reported on the network file's line only, not the labels'
+    mine, theirs = regret_file(labels, [teacher, "labels"], plies=1, candidates=2, leaves=3)
+    assert (mine["plies"], mine["candidates"], mine["leaves"]) == (1, 2, 3)
+    assert not {"plies", "candidates", "leaves"} & set(theirs)
     assert main(["regret", labels, "--models", teacher, "--candidates", "2"]) == 2
     assert "candidates=2" in capsys.readouterr().err
 
