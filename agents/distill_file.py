@@ -321,7 +321,7 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
     ``candidates``: with ``plies``, a network file chooses by lookahead only among its
     ``candidates`` best plays by 0-ply (the plays a ``label --top-k`` teacher labels);
     ``leaves``: its lookahead's last roll pruned by pubeval (as ``label --leaves``). These
-three settings are reported only on the lines of network files, the models they apply to.
+    three settings are reported only on the lines of network files, the models they apply to.
 
     Raises:
         ValueError: a label file without decision numbers (written before them), no
