@@ -120,15 +120,18 @@ def refuse_rewind(checkpoint: str | os.PathLike, done: int, key: str, target: in
                           f"(resuming does not rewind)")
 
 
-def check_whole(name: str, n, least: int) -> int:
+def check_whole(name: str, n, least: int, expected: str | None = None) -> int:
     """``n`` as an int, when it is a whole number of ``least`` or more (numpy's included): a
     count of games, matches or workers (1), a seed (0: numpy's generators take no other).
+    ``expected`` words the error's "expected ..." for the setting (default: "a whole number
+    of LEAST or more").
 
     Raises:
         ValueError: anything else, named.
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < least:
-        raise ValueError(f"{name}={n!r}: expected a whole number of {least} or more")
+        raise ValueError(f"{name}={n!r}: expected "
+                         f"{expected or f'a whole number of {least} or more'}")
     return int(n)
 
 

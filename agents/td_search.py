@@ -29,6 +29,7 @@ from bg_env.core.position import Position
 from bg_env.core.pubeval_kernels import is_race, pubeval_values
 from bg_env.envs.candidates import board_features
 
+from .config import check_whole
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
 __all__ = ["ROLLS", "search_values", "lookahead_values", "search_choice", "check_prune",
@@ -52,10 +53,7 @@ def check_prune(prune, name: str = "prune", what: str = "plays to search") -> in
     """
     if prune is None:
         return None
-    if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 1:
-        raise ValueError(f"{name}={prune!r}: expected a positive number of {what}, "
-                         f"or None for all of them")
-    return int(prune)
+    return check_whole(name, prune, 1, f"a positive number of {what}, or None for all of them")
 
 
 def check_leaves(leaves) -> int | None:
