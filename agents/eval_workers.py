@@ -21,13 +21,12 @@ dies stops the evaluation with ``BrokenProcessPool`` (``concurrent.futures``), n
 from __future__ import annotations
 
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator
 
 from bg_env.envs.opponents import opponent_generator_state
 
 from .config import check_whole
-from .processes import ignore_interrupt, worker_context
+from .processes import ignore_interrupt, process_pool
 
 __all__ = ["play_pair", "pair_results", "check_workers"]
 
@@ -75,12 +74,8 @@ def pair_results(agents: tuple, play: Callable, seeds, workers: int) -> Iterator
     workers = max(1, min(workers, len(tasks)))
     torch = sys.modules.get("torch")  # the caller's threads, shared among the workers
     threads = max(1, torch.get_num_threads() // workers) if torch is not None else None
-    pool = ProcessPoolExecutor(workers, mp_context=worker_context(),
-                               initializer=_start_worker, initargs=(agents, threads))
-    try:
+    with process_pool(workers, _start_worker, (agents, threads)) as pool:
         yield from pool.map(_worker_pair, tasks)
-    finally:  # on an error or Ctrl-C: no new pair starts; the workers end after theirs
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _start_worker(agents: tuple, threads: int | None) -> None:

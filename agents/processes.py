@@ -5,12 +5,13 @@ torch threads have started."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Iterable, Iterator
 
-__all__ = ["worker_context", "ignore_interrupt", "as_finished"]
+__all__ = ["worker_context", "ignore_interrupt", "process_pool", "as_finished"]
 
 
 def worker_context(method: str | None = None):
@@ -27,22 +28,34 @@ def ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def process_pool(workers: int, initializer: Callable = ignore_interrupt,
+                 initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A ``ProcessPoolExecutor`` of ``workers`` processes from :func:`worker_context`, each
+    started by ``initializer`` (which should call :func:`ignore_interrupt`). A worker that
+    dies raises ``BrokenProcessPool`` where its result is read, instead of a wait. On
+    leaving, by an error or Ctrl-C too, no new job starts and the workers end after theirs,
+    not waited for."""
+    pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=initializer,
+                               initargs=initargs)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def as_finished(fn: Callable, jobs: Iterable, workers: int) -> Iterator:
     """``fn(job)`` of each job, in the order they finish, computed by ``workers`` processes
-    (``fn`` and the jobs must pickle).
+    (:func:`process_pool`; ``fn`` and the jobs must pickle).
 
     Raises:
         BrokenProcessPool: a worker died (killed, or crashed in compiled code), instead of
             a wait for its job; the error a job raised is raised here as it was.
     """
     jobs = list(jobs)
-    pool = ProcessPoolExecutor(max(1, min(workers, len(jobs))), mp_context=worker_context(),
-                               initializer=ignore_interrupt)
-    try:
+    with process_pool(max(1, min(workers, len(jobs)))) as pool:
         waiting = {pool.submit(fn, job) for job in jobs}
         while waiting:
             finished, waiting = wait(waiting, return_when=FIRST_COMPLETED)
             for future in finished:
                 yield future.result()
-    finally:  # on an error or Ctrl-C: no new job starts; the workers end after theirs
-        pool.shutdown(wait=False, cancel_futures=True)
