@@ -2,7 +2,7 @@
 
 An agent has ``act(env) -> int``: the next action for ``env.agent_selection`` in a raw
 ``backgammon_v0`` env, cube decisions included. Agents that judge whole plays subclass
-:class:`PlayAgent`: they choose a :class:`~bg_env.core.moves.Play` once per turn and
+:class:`PlayAgent`: they choose a :class:`~bg_env.rules.moves.Play` once per turn and
 return its actions one by one (forced moves that the env plays by itself are skipped
 over, since they are always the next move of the chosen play).
 """
@@ -15,8 +15,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from bg_env.actions import ROLL, TAKE
-from bg_env.core.game import Phase
-from bg_env.core.moves import Play
+from bg_env.game.game import Phase
+from bg_env.rules.moves import Play
 
 __all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent", "VariantWarning"]
 
@@ -67,7 +67,7 @@ class PlayAgent:
     def warn_if_variant_unread(self, env) -> None:
         """A :class:`VariantWarning`, once per variant played, when this agent reads
         backgammon boards only and ``env``'s variant is not read as one
-        (:attr:`~bg_env.core.variants.Variant.backgammon_boards`). Its subclasses call it
+        (:attr:`~bg_env.rules.variants.Variant.backgammon_boards`). Its subclasses call it
         first thing in :meth:`choose_play`."""
         variant = getattr(getattr(env, "game", None), "variant", None)
         if not self.reads_backgammon_boards or variant is None:

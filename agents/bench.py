@@ -93,7 +93,7 @@ def _cpu() -> str:
 
 
 def _core_game(seed_box=[0]) -> int:
-    from bg_env.core.game import Game, Phase, Rules
+    from bg_env.game.game import Game, Phase, Rules
 
     seed_box[0] += 1
     rng = np.random.default_rng(seed_box[0])
@@ -143,7 +143,7 @@ def _gym_episode(env, seed_box=[0]) -> int:
 
 
 def _movegen_cases(n: int = 500):
-    from bg_env.core.game import Game, Phase, Rules
+    from bg_env.game.game import Game, Phase, Rules
 
     rng = np.random.default_rng(1)
     cases = []
@@ -162,7 +162,7 @@ def variant_rows(seconds: float = 3.0, variants=None) -> dict[str, dict]:
     name once: aliases left out): ``{V: {"games_per_s", "decisions_per_s", "ratio"}}``,
     ``ratio`` the variant's decisions/s over standard's."""
     from bg_env import backgammon_v0
-    from bg_env.core.variants import VARIANTS
+    from bg_env.rules.variants import VARIANTS
 
     names = variants or [n for n, v in VARIANTS.items() if v.name == n]
     if "standard" not in names:
@@ -330,7 +330,7 @@ def _movegen_rows(targets_only: bool) -> dict[str, tuple[str, Callable]]:
     """Legal-play generation rows: ``{name: (unit, fn)}``; a step of a row is one call
     for each of the next :data:`MOVEGEN_BLOCK` positions of :func:`_movegen_cases`, every
     row going through the same positions in the same order."""
-    from bg_env.core.moves import legal_plays
+    from bg_env.rules.moves import legal_plays
 
     cases = _movegen_cases()
 
@@ -350,7 +350,7 @@ def _movegen_rows(targets_only: bool) -> dict[str, tuple[str, Callable]]:
     if not targets_only:
         rows["legal plays: pure Python"] = ("calls", each(legal_plays, cases))
     try:
-        from bg_env.core.fast import fast_legal_plays, fast_legal_plays_into, legal_plays_fast
+        from bg_env.kernels.fast import fast_legal_plays, fast_legal_plays_into, legal_plays_fast
     except ImportError:
         fast_legal_plays = None
     if fast_legal_plays is not None:

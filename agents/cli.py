@@ -205,7 +205,7 @@ def cmd_eval(args) -> int:
 def _variant_file(name: str) -> str:
     """``--rules NAME``: a variant's other name is its file's (``hypergammon`` is
     ``hypergammon3``); anything else (a path, a file name) as given."""
-    from bg_env.core.variants import VARIANTS
+    from bg_env.rules.variants import VARIANTS
 
     return VARIANTS[name].name if name in VARIANTS else name
 

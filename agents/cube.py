@@ -56,7 +56,7 @@ Money play -- Janowski's cube-life interpolation
 
 Match play -- the match equity table, dead and live cube
     At a match score the unit is the match-winning chance (MWC) from the Kazaross-XG2
-    table (:mod:`bg_env.core.match`). :mod:`agents.match_cube` gives the equities (its
+    table (:mod:`bg_env.game.match`). :mod:`agents.match_cube` gives the equities (its
     docstring has the formulas and the source, GNU Backgammon's match cube method): the
     dead-cube MWC (the six exclusive outcomes at the cube value), the live-cube MWC
     (piecewise linear through both sides' live-cube cash points, found by recursion down
@@ -80,7 +80,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bg_env.actions import BEAVER, DOUBLE, DROP, ROLL, TAKE
-from bg_env.core.game import Phase, next_cube_value
+from bg_env.game.game import Phase, next_cube_value
 
 from .base import PlayAgent
 from .match_cube import CENTRED, OPPONENT, OWNED, match_cubeful_mwc, mwc_after

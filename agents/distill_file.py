@@ -56,7 +56,7 @@ import time
 import numpy as np
 import torch
 
-from bg_env.core.position import Position
+from bg_env.rules.position import Position
 from bg_env.envs.candidates import board_features
 
 from .label_parts import LabelParts

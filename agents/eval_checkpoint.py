@@ -239,8 +239,8 @@ def _flat(run: dict) -> dict:
 
 
 def _add_records(records: list | None, saved: list) -> None:
-    """Fill ``records`` with the ``saved`` ones: the games of those already in the list (a
-    money session's one record) are added to them, the others appended."""
+    """Fill ``records`` with the ``saved`` ones: the games of those already in the list (money
+    play's one record) are added to them, the others appended."""
     for i, record in enumerate(saved):
         if i < len(records):
             for game in record.games:

@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from bg_env.actions import BEAVER, DOUBLE, DROP, TAKE
-from bg_env.core.game import Game, Phase
-from bg_env.core.match import Match
+from bg_env.game.game import Game, Phase
+from bg_env.game.match import Match
 
 __all__ = ["CUBE_ACTIONS", "CubeLog", "MatchStats", "MatchPlayStats", "wilson_interval"]
 

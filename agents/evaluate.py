@@ -16,7 +16,7 @@ also count each side's cube actions (doubles, takes, drops, beavers) and the fin
 value of every game.
 
 Match play (:func:`evaluate_matches`) plays matches to N points on the core
-(:class:`~bg_env.core.match.Match`), cube and Crawford rule included, again in pairs: match
+(:class:`~bg_env.game.match.Match`), cube and Crawford rule included, again in pairs: match
 ``i`` is played twice from the same seed, A as side 0 and then as side 1. Agents decide
 through a small stand-in for the env (:class:`MatchView`: ``game``, ``match``,
 ``agent_selection``): a :class:`~agents.base.PlayAgent` is asked ``choose_play(plays,
@@ -31,8 +31,8 @@ from functools import partial
 import numpy as np
 
 from bg_env import backgammon_v0
-from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.match import MET_MAX_AWAY, Match
+from bg_env.game.game import Game, Phase, Rules
+from bg_env.game.match import MET_MAX_AWAY, Match
 
 from .base import PlayAgent
 from .config import check_whole

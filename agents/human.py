@@ -17,10 +17,10 @@ from collections.abc import Callable
 
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, BOMB, DOUBLE, DROP, ROLL, TAKE
-from bg_env.core.game import Phase
-from bg_env.core.magriel import (IllegalMoveError, InvalidNotationError, format_play, match_play,
+from bg_env.game.game import Phase
+from bg_env.rules.magriel import (IllegalMoveError, InvalidNotationError, format_play, match_play,
                                  roll_text)
-from bg_env.core.moves import Play
+from bg_env.rules.moves import Play
 
 from .base import PlayAgent
 from .human_view import PERSON, board_text, event_text, forced_text

@@ -3,15 +3,15 @@ are ``player_0``, ``X``), and what happened since they last acted, in gnubg's no
 (``pubeval rolls 4-3: 24/13``, ``pubeval doubles to 2.``).
 
 What happened is read from the game record (:attr:`Game.events
-<bg_env.core.game.Game.events>`): every play ends there with its dice, forced and empty
+<bg_env.game.game.Game.events>`): every play ends there with its dice, forced and empty
 plays included, so the opponent's turns are all told, even those the engine played alone.
 """
 
 from __future__ import annotations
 
-from bg_env.core.game import Phase
-from bg_env.core.notation import format_play, roll_text
-from bg_env.core.position import render_text
+from bg_env.game.game import Phase
+from bg_env.rules.notation import format_play, roll_text
+from bg_env.rules.position import render_text
 from bg_env.envs.context import standard_view
 
 __all__ = ["PERSON", "board_text", "cube_text", "event_text", "forced_text"]

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from bg_env.core.moves import Play
+from bg_env.rules.moves import Play
 from bg_env.envs.candidates import N_FEATURES, PRESENT, board_features, order_candidates
 from bg_env.envs.play_env import BackgammonPlaysEnv
 

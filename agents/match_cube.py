@@ -1,7 +1,7 @@
 """Match-play cube equities from cubeless probabilities and the match equity table.
 
 The unit is the match-winning chance (MWC) of one side, read from the Kazaross-XG2 table
-(:mod:`bg_env.core.match`: :meth:`~bg_env.core.match.Match.equity_after` knows the
+(:mod:`bg_env.game.match`: :meth:`~bg_env.game.match.Match.equity_after` knows the
 Crawford and post-Crawford scores). ``probs`` are the five cumulative cubeless
 probabilities of that side, ``(win, win gammon, win backgammon, lose gammon, lose
 backgammon)``; ``p`` is P(win). :mod:`agents.cube` turns the equities into decisions.
@@ -75,8 +75,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from bg_env.core.game import GameResult, next_cube_value
-from bg_env.core.match import Match
+from bg_env.game.game import GameResult, next_cube_value
+from bg_env.game.match import Match
 
 __all__ = [
     "CENTRED", "OWNED", "OPPONENT", "exclusive", "mwc_after", "dead_mwc", "cash_points",

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from bg_env.core.moves import Play
+from bg_env.rules.moves import Play
 from bg_env.envs.candidates import N_FEATURES, candidate_features, order_candidates, play_features
 
 from .base import PlayAgent

@@ -53,9 +53,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from bg_env.core.moves import Play
-from bg_env.core.position import Position
-from bg_env.core.pubeval_kernels import WC, WIN_SCORE, WR
+from bg_env.rules.moves import Play
+from bg_env.rules.position import Position
+from bg_env.kernels.pubeval import WC, WIN_SCORE, WR
 
 from .base import PlayAgent
 

@@ -28,8 +28,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from bg_env.core.moves import Play
-from bg_env.core.position import Position
+from bg_env.rules.moves import Play
+from bg_env.rules.position import Position
 
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from bg_env.core.moves import Play
-from bg_env.core.position import Position
+from bg_env.rules.moves import Play
+from bg_env.rules.position import Position
 from bg_env.envs.observation import encode_boards
 from bg_env.envs.candidates import candidate_features, play_features
 

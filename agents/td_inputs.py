@@ -20,7 +20,7 @@ The hit rule (:func:`can_hit`) is an approximation of a legal play, stated in fu
 there: it finds every blot that some sequence of the roll's dice can reach along open
 points, with checkers on the bar entered first, but does not apply the rule that a play
 must use as many dice as it can. ``tests/agents/test_td_inputs.py`` compares it with the
-legal plays of :func:`bg_env.core.moves.legal_plays` on random positions (it is never
+legal plays of :func:`bg_env.rules.moves.legal_plays` on random positions (it is never
 below them, and equal on almost every roll).
 
 One copy of each rule: the functions are plain Python over numpy arrays, and

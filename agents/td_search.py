@@ -13,8 +13,8 @@ scored by the board (single, gammon, backgammon), not by the network.
 
 The network is called once per search: the afterstates of every reply to every roll of
 every searched play go through it in one batch. Replies come from the numba generator
-(:func:`bg_env.core.fast.fast_legal_plays`) when it is compiled, else from
-:func:`bg_env.core.moves.legal_plays` (the same plays in the same order).
+(:func:`bg_env.kernels.fast.fast_legal_plays`) when it is compiled, else from
+:func:`bg_env.rules.moves.legal_plays` (the same plays in the same order).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from bg_env.core.game import PURE_PYTHON
-from bg_env.core.moves import Play, legal_plays
-from bg_env.core.outcome import outcome
-from bg_env.core.position import Position
-from bg_env.core.pubeval_kernels import is_race, pubeval_values
+from bg_env.game.game import PURE_PYTHON
+from bg_env.rules.moves import Play, legal_plays
+from bg_env.rules.outcome import outcome
+from bg_env.rules.position import Position
+from bg_env.kernels.pubeval import is_race, pubeval_values
 from bg_env.envs.candidates import board_features
 
 from .config import check_whole
@@ -75,7 +75,7 @@ def flip_numpy(v: np.ndarray) -> np.ndarray:
 def _replies(me: np.ndarray, opp: np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, np.ndarray]:
     """Result boards ``(mover, other)`` of every legal play for ``d1-d2``, the mover's view."""
     if not PURE_PYTHON:
-        from bg_env.core.fast import fast_legal_plays
+        from bg_env.kernels.fast import fast_legal_plays
 
         res_me, res_opp, _, _ = fast_legal_plays(me, opp, d1, d2)
         return res_me, res_opp

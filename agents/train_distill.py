@@ -41,7 +41,7 @@ from typing import Iterator
 import numpy as np
 import torch
 
-from bg_env.core.game import Game, Phase, Rules
+from bg_env.game.game import Game, Phase, Rules
 
 from .config import ConfigError, refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device

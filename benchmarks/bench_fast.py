@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bg_env.core import (  # noqa: E402
+from bg_env.rules import (  # noqa: E402
     Position,
     dice_to_play,
     legal_next_moves,
@@ -43,9 +43,9 @@ from bg_env.core import (  # noqa: E402
 def first_calls() -> dict[str, float]:
     """Seconds taken by the first call of each kernel (compile or cache load)."""
     t0 = time.perf_counter()
-    from bg_env.core import fast, mask_kernels
+    from bg_env.kernels import fast, masks as mask_kernels
 
-    out = {"import bg_env.core.fast": time.perf_counter() - t0}
+    out = {"import bg_env.kernels.fast": time.perf_counter() - t0}
     start = Position.start()
     me, opp = np.array(start.me, np.int8), np.array(start.opp, np.int8)
     buf = np.empty((8, 26), np.int8), np.empty((8, 26), np.int8), np.empty((8, 4), np.int16)
@@ -65,7 +65,7 @@ def first_calls() -> dict[str, float]:
 
 def playout_cases(n: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
     """``n`` (position, dice) pairs met in random games from the start."""
-    from bg_env.core.fast import legal_plays_fast
+    from bg_env.kernels.fast import legal_plays_fast
 
     rng = random.Random(seed)
     cases: list[tuple[Position, tuple[int, int]]] = []
@@ -107,7 +107,7 @@ def plan_python(position: Position, dice: tuple[int, int]):
 
 
 def plan_fast(me, opp, d1, d2, remaining):
-    from bg_env.core.mask_kernels import next_move_mask, turn_plan
+    from bg_env.kernels.masks import next_move_mask, turn_plan
 
     need, larger = turn_plan(me, opp, d1, d2)
     return next_move_mask(me, opp, remaining, need, larger)
@@ -115,7 +115,7 @@ def plan_fast(me, opp, d1, d2, remaining):
 
 def run(n_positions: int, seed: int, min_time: float, repeat: int) -> dict:
     compile_s = first_calls()
-    from bg_env.core.fast import fast_legal_plays, fast_legal_plays_into, legal_plays_fast
+    from bg_env.kernels.fast import fast_legal_plays, fast_legal_plays_into, legal_plays_fast
 
     try:
         import gnubg_nn

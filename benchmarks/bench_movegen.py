@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from helpers import random_cases  # noqa: E402
 
-from bg_env.core import legal_plays, legal_plays_reference  # noqa: E402
+from bg_env.rules import legal_plays, legal_plays_reference  # noqa: E402
 
 
 def rate(fn, cases, min_seconds: float) -> tuple[float, int]:

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from agents import load_agent
-from bg_env.core.game import Game, Phase, Rules
+from bg_env.game.game import Game, Phase, Rules
 
 
 def positions(n: int, seed: int) -> list[tuple]:

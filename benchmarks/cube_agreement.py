@@ -43,7 +43,7 @@ from agents import load_agent  # noqa: E402
 from agents.cube import CubeSettings, money_verdict  # noqa: E402
 from agents.evaluate import MatchView  # noqa: E402
 from bg_env.actions import DOUBLE, DROP, ROLL, TAKE  # noqa: E402
-from bg_env.core.game import Game, Phase, Rules  # noqa: E402
+from bg_env.game.game import Game, Phase, Rules  # noqa: E402
 
 CLASSES = ("no double", "double, take", "double, pass", "too good")
 

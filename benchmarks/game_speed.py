@@ -1,4 +1,4 @@
-"""How fast a :class:`~bg_env.core.game.Game` plays, in CPU time: random self-play one
+"""How fast a :class:`~bg_env.game.game.Game` plays, in CPU time: random self-play one
 decision at a time (``Game.step``; standard and Plakoto) and by whole plays
 (``legal_continuations`` + ``play``, what the play-level envs and TD-Gammon's self-play
 use), and ``env()`` match play (7-point matches with the cube).
@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from bg_env import backgammon_v0
-from bg_env.core.game import Game, Rules
+from bg_env.game.game import Game, Rules
 
 
 def self_play(games: int, variant: str = "standard", whole_plays: bool = False) -> float:

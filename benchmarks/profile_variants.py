@@ -7,7 +7,7 @@ Prints decisions/s without the profiler, then the profile (by own time and by cu
 time). Fresh seeds for the profiled games, so that no cache built by the warm-up run
 hides the generator's cost. Asserts nothing.
 
-Measured before the variant kernels (``bg_env/core/variant_search.py``), on the 2-core
+Measured before the variant kernels (``bg_env/kernels/variant_search.py``), on the 2-core
 shared machine, plakoto and long_nardy, profiler on (so every share is inflated alike):
 about 60-65% of the time was the pure-Python tree generator
 (``variants/tree.py`` ``_expand``/``reach``/``iter_edges`` and ``steps.step``: in Long

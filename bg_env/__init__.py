@@ -1,10 +1,10 @@
 """bg_env: a backgammon environment for reinforcement-learning research."""
 
-from .core.kernel_cache import refresh_kernel_cache
+from .kernels.cache import refresh_kernel_cache
 
 refresh_kernel_cache()  # before any kernel loads: numba's cache misses changes in callees
 
-from .core import (  # noqa: E402
+from .rules import (  # noqa: E402
     IllegalMoveError,
     InvalidNotationError,
     InvalidPositionError,

@@ -1,4 +1,4 @@
-"""The fixed action layout (re-exported from :mod:`bg_env.core.actions`, where it is documented)."""
+"""The fixed action layout (re-exported from :mod:`bg_env.rules.actions`, where it is documented)."""
 
-from .core.actions import *  # noqa: F401,F403
-from .core.actions import __all__  # noqa: F401
+from .rules.actions import *  # noqa: F401,F403
+from .rules.actions import __all__  # noqa: F401

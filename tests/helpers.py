@@ -29,8 +29,8 @@ from typing import Iterator
 
 import numpy as np
 
-from bg_env.core import BAR, Position, legal_plays
-from bg_env.core.game import Game
+from bg_env.rules import BAR, Position, legal_plays
+from bg_env.game.game import Game
 
 __all__ = [
     "SplitMix",
@@ -337,13 +337,13 @@ def pick_roll_take(legal: list[int], rnd: random.Random) -> int:
 
 
 def batch_lockstep(rules, seed: int, assert_same) -> int:
-    """Play one random game on :class:`~bg_env.core.game.Game` and on one row of
-    :class:`bg_env.core.batch.Games` (with its variant turn rows, if any) from the same
+    """Play one random game on :class:`~bg_env.game.game.Game` and on one row of
+    :class:`bg_env.kernels.batch.Games` (with its variant turn rows, if any) from the same
     dice, calling ``assert_same(game, games)`` after every decision; now and then an
     illegal action (or one out of range) must change nothing. Returns the decisions."""
     from bg_env.actions import N_ACTIONS
-    from bg_env.core import batch
-    from bg_env.core.game import Game, Phase
+    from bg_env.kernels import batch
+    from bg_env.game.game import Game, Phase
 
     games = batch.Games(1, rules)
     games.seed(seed)

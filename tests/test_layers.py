@@ -1,10 +1,12 @@
-"""The house's layers, as the imports draw them (docs: README "Layout").
+"""The house's layers, as the folders and the imports draw them (docs: architecture).
 
-Each module of ``bg_env`` belongs to one layer; a module imports only modules of its own
-layer or of layers below it, and nothing in ``bg_env`` imports ``agents``. The layers,
-lowest first: the pure rules (readable, numpy-free, the test oracle), the numba kernels
-(the same rules compiled), the game (one state machine over both), the envs (views,
-encoders, records, integrations). A new module must be placed in :data:`LAYERS`.
+Each module of ``bg_env`` belongs to the layer of its folder; a module imports only modules
+of its own layer or of layers below it, and nothing in ``bg_env`` imports ``agents``. The
+layers, lowest first: ``bg_env/rules/`` (pure Python, numpy-free apart from the cube's
+arrays: the readable truth and the test oracle), ``bg_env/kernels/`` (the same rules
+compiled with numba), ``bg_env/game/`` (one state machine over both), and the views above
+them (``bg_env/envs/``, ``bg_env/records``, ``bg_env/integrations/``, the top-level
+modules, and the deprecated ``bg_env.core`` aliases).
 """
 
 from __future__ import annotations
@@ -16,28 +18,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 RULES, KERNELS, GAME, ENVS = range(4)
 NAMES = ["rules", "kernels", "game", "envs"]
-
-CORE = {
-    RULES: ["actions", "board", "moves", "magriel", "outcome", "position", "svg", "notation",
-            "match_id", "cube", "variants"],
-    KERNELS: ["move_kernels", "kernel_io", "kernel_cache", "dice_kernels", "mask_kernels",
-              "fast", "pubeval_kernels", "batch",
-              "batch_opponents", "batch_match", "game_row", "engine",
-              "variant_kernels", "variant_search", "variant_turn", "batch_variants", "batch_rules"],
-    GAME: ["start", "game", "game_view", "game_cube", "match", "__init__"],
-}
+FOLDERS = {"rules": RULES, "kernels": KERNELS, "game": GAME}
+"""The layer folders of ``bg_env``; every other module sits above them."""
 
 
 def layer_of(module: str) -> int:
-    """The layer of a dotted module name inside ``bg_env``."""
+    """The layer of a dotted module name inside ``bg_env``: its folder's."""
     parts = module.split(".")
-    if parts[:2] == ["bg_env", "core"] and len(parts) > 2:
-        for layer, names in CORE.items():
-            if parts[2] in names:
-                return layer
-        raise AssertionError(f"{module}: not placed in a layer (tests/test_layers.py CORE)")
-    if parts[:2] == ["bg_env", "core"]:
-        return GAME  # the package's __init__ re-exports the game
+    if len(parts) > 1 and parts[1] in FOLDERS:
+        return FOLDERS[parts[1]]
     return ENVS
 
 
@@ -90,7 +79,10 @@ def test_every_import_points_down_or_sideways():
     assert upward == []
 
 
-def test_every_core_module_has_a_layer():
-    for path in (ROOT / "bg_env" / "core").iterdir():
-        if path.suffix == ".py" or (path.is_dir() and (path / "__init__.py").exists()):
-            layer_of(f"bg_env.core.{path.stem}")
+def test_the_rules_layer_is_pure_python():
+    """The rules import no compiled code: no numba, and nothing from the layers above."""
+    offenders = [(name, target) for name, is_pkg, tree in modules()
+                 if layer_of(name) == RULES
+                 for target in imports(name, is_pkg, tree)
+                 if target.split(".")[0] == "numba"]
+    assert offenders == []

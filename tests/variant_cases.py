@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.position import Position
-from bg_env.core.variants import VARIANTS, PinnedPosition, get_variant, legal_plays_variant
+from bg_env.game.game import Game, Phase, Rules
+from bg_env.rules.position import Position
+from bg_env.rules.variants import VARIANTS, PinnedPosition, get_variant, legal_plays_variant
 
 NAMES = sorted(n for n, v in VARIANTS.items() if v.name == n)
 OWN_RULES = ["plakoto", "caucasian", "long_nardy", "sudden_death", "nuclear"]
@@ -84,7 +84,7 @@ def follow_reference(turn, variant, pos, dice, pick, check_step=None) -> None:
     flags, the board after each move and the moves still to play agree; the play ends on
     one of the reference results; the continuations are the reference's.
     ``check_step(turn, want)``: more checks at each step (``want``: action -> Move)."""
-    from bg_env.core.variants import variant_sequences
+    from bg_env.rules.variants import variant_sequences
 
     seqs = variant_sequences(variant, pos, dice)
     made: tuple = ()

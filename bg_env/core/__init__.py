@@ -1,65 +1,69 @@
-"""The rules of backgammon: positions, legal plays, notation, IDs and scoring (numpy-free)."""
+"""Deprecated: the old home of the rules, kernels and game, kept importable for 0.x.
 
-from .moves import (
-    Move,
-    Play,
-    apply_move,
-    dice_to_play,
-    legal_next_moves,
-    legal_plays,
-    legal_plays_reference,
-    max_dice_usable,
-    single_moves,
-)
-from .match_id import InvalidMatchIdError, InvalidXgidError, MatchState, from_xgid, to_xgid
-from .notation import IllegalMoveError, InvalidNotationError, format_play, parse_play
-from .outcome import GAMMON_RULES, Outcome, is_game_over, outcome, score_points
-from .position import BAR, OFF, STANDARD_START, InvalidPositionError, Position
-from .variants import VARIANTS, PinnedPosition, Variant, get_variant, legal_plays_variant
+``bg_env.core`` was split by layer into :mod:`bg_env.rules` (pure Python),
+:mod:`bg_env.kernels` (numba) and :mod:`bg_env.game`. The old module names still import
+(``bg_env.core.game`` is :mod:`bg_env.game.game`, the same module object), so that code
+written against them, and envs or models pickled with them, keep loading. New code imports
+the new names; :data:`MOVED` lists where each module went. The aliases go in 1.0.
+"""
 
-__all__ = [
-    "BAR",
-    "OFF",
-    "STANDARD_START",
-    "GAMMON_RULES",
-    "IllegalMoveError",
-    "InvalidMatchIdError",
-    "InvalidXgidError",
-    "MatchState",
-    "PinnedPosition",
-    "VARIANTS",
-    "Variant",
-    "get_variant",
-    "legal_plays_variant",
-    "from_xgid",
-    "to_xgid",
-    "InvalidNotationError",
-    "InvalidPositionError",
-    "Move",
-    "Outcome",
-    "Play",
-    "Position",
-    "apply_move",
-    "dice_to_play",
-    "format_play",
-    "is_game_over",
-    "legal_next_moves",
-    "legal_plays",
-    "legal_plays_reference",
-    "legal_results",
-    "max_dice_usable",
-    "outcome",
-    "parse_play",
-    "score_points",
-    "single_moves",
-]
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+from ..rules import *  # noqa: F401,F403  (the package's names were the rules')
+from ..rules import __all__  # noqa: F401
+
+MOVED = {
+    "actions": "bg_env.rules.actions", "board": "bg_env.rules.board",
+    "moves": "bg_env.rules.moves", "magriel": "bg_env.rules.magriel",
+    "outcome": "bg_env.rules.outcome", "position": "bg_env.rules.position",
+    "svg": "bg_env.rules.svg", "notation": "bg_env.rules.notation",
+    "match_id": "bg_env.rules.match_id", "cube": "bg_env.rules.cube",
+    "variants": "bg_env.rules.variants",
+    "move_kernels": "bg_env.kernels.moves", "kernel_io": "bg_env.kernels.io",
+    "kernel_cache": "bg_env.kernels.cache", "dice_kernels": "bg_env.kernels.dice",
+    "mask_kernels": "bg_env.kernels.masks", "fast": "bg_env.kernels.fast",
+    "pubeval_kernels": "bg_env.kernels.pubeval", "batch": "bg_env.kernels.batch",
+    "batch_opponents": "bg_env.kernels.opponents", "batch_match": "bg_env.kernels.match",
+    "game_row": "bg_env.kernels.game_row", "engine": "bg_env.kernels.engine",
+    "variant_kernels": "bg_env.kernels.variant_moves",
+    "variant_search": "bg_env.kernels.variant_search",
+    "variant_turn": "bg_env.kernels.variant_turn",
+    "batch_variants": "bg_env.kernels.batch_variants",
+    "batch_rules": "bg_env.kernels.batch_rules",
+    "start": "bg_env.game.start", "game": "bg_env.game.game", "game_view": "bg_env.game.view",
+    "game_cube": "bg_env.game.cube_decisions", "match": "bg_env.game.match",
+}
+"""Each old ``bg_env.core`` module and the module it is now."""
 
 
-def legal_results(position_id: str, dice: tuple[int, int]) -> set[str]:
-    """The Position IDs of every legal play's result (not swapped).
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``bg_env.core.NAME`` (and its submodules) as the module it moved to."""
 
-    >>> "4HPwATCwZ/ABMA" in legal_results("4HPwATDgc/ABMA", (3, 1))  # 8/5 6/5
-    True
-    """
-    pos = Position.from_position_id(position_id)
-    return {play.result.position_id() for play in legal_plays(pos, dice)}
+    def find_spec(self, fullname, path=None, target=None):
+        new = _new_name(fullname)
+        return None if new is None else importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec):
+        return importlib.import_module(_new_name(spec.name))
+
+    def exec_module(self, module):
+        """The module is the moved one, already run."""
+
+
+def _new_name(fullname: str) -> str | None:
+    prefix = f"{__name__}."
+    if not fullname.startswith(prefix):
+        return None
+    head, _, rest = fullname[len(prefix):].partition(".")
+    if head not in MOVED:
+        return None
+    return MOVED[head] + (f".{rest}" if rest else "")
+
+
+if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
+    sys.meta_path.insert(0, _MovedModules())  # before the path finder, which would load a copy

@@ -10,18 +10,20 @@ __all__ = ["ActionSpace"]
 
 
 class ActionSpace(spaces.Discrete):
-    """``Discrete(N_ACTIONS)`` checking a plain ``int`` directly (gymnasium's ``contains``
-    goes through numpy, which cost more than a game step; ``AssertOutOfBoundsWrapper``
-    calls it at every step)."""
+    """``Discrete(N_ACTIONS)`` checking a plain ``int`` or a numpy ``int64`` (what
+    ``np.flatnonzero(mask)`` and ``mask.nonzero()[0]`` hold) directly: gymnasium's
+    ``contains`` goes through numpy's type checks, which cost more than a game step, and
+    ``AssertOutOfBoundsWrapper`` calls it at every step. The answers are gymnasium's."""
 
     def __init__(self, n: int, seed=None, start: int = 0):
         super().__init__(n, seed=seed, start=start)
         self._bounds = (int(self.start), int(self.start + self.n))
 
     def contains(self, x) -> bool:
-        if type(x) is int:
+        kind = type(x)
+        if kind is int or kind is np.int64:
             low, high = self._bounds  # plain ints: numpy's scalars compare slower
-            return low <= x < high
+            return low <= int(x) < high
         return super().contains(x)
 
     def seed_on_use(self, seed: int) -> None:

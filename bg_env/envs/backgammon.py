@@ -6,10 +6,10 @@ Description:
     view). Every decision is one step: the cube (roll or double), the answer to a
     double (take, drop, beaver), and each checker move. The same agent keeps acting until
     its play is complete. Decisions with one answer are not asked (see
-    :mod:`bg_env.core.game`). Rules: ``docs/RULES.md``; GNU Backgammon agrees with the
+    :mod:`bg_env.game.game`). Rules: ``docs/RULES.md``; GNU Backgammon agrees with the
     legal plays.
 
-    Any rule variant (``variant=``, :mod:`bg_env.core.variants`) and match play
+    Any rule variant (``variant=``, :mod:`bg_env.rules.variants`) and match play
     (``match_length=N``: the episode is a match to N points, with the Crawford rule).
 
 Observation:
@@ -56,10 +56,10 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..core.actions import N_ACTIONS
-from ..core.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
-from ..core.match import Match
-from ..core.position import Position, render_text
+from ..rules.actions import N_ACTIONS
+from ..game.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
+from ..game.match import Match
+from ..rules.position import Position, render_text
 from .action_space import ActionSpace
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import context_space, encode_context, standard_view
@@ -71,8 +71,8 @@ from .wrappers import (  # (the wrappers are also importable from here, as befor
     AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper, wrap)
 
 if not PURE_PYTHON:
-    from ..core.batch import P_OVER
-    from ..core.engine import EngineGame
+    from ..kernels.batch import P_OVER
+    from ..kernels.engine import EngineGame
     from .engine_obs import (
         encode_engine_games, encoder_extra, engine_obs_extra, engine_obs_kernels, match_block,
         uses_engine_obs, write_match_block,
@@ -94,11 +94,11 @@ class raw_env(AECEnv):
 
     Speed: a money game of any variant (with or without the context block and the cube),
     and each game of a match, started without options runs on the array kernels of
-    :class:`bg_env.core.engine.EngineGame`, its dice drawn from ``np_random`` exactly as
-    :class:`~bg_env.core.game.Game` draws them (the match itself is a
-    :class:`~bg_env.core.match.Match`, as before). Reading :attr:`game` (or an accessor that
+    :class:`bg_env.kernels.engine.EngineGame`, its dice drawn from ``np_random`` exactly as
+    :class:`~bg_env.game.game.Game` draws them (the match itself is a
+    :class:`~bg_env.game.match.Match`, as before). Reading :attr:`game` (or an accessor that
     uses it: ``position_id()``, ``dice``, ``render()``, ...) or an illegal action hands the
-    game over to a :class:`~bg_env.core.game.Game` that plays the rest of it, the same
+    game over to a :class:`~bg_env.game.game.Game` that plays the rest of it, the same
     game; the engine comes back at the next game (``reset()``, or a match's next game).
 
     Copies (``copy.deepcopy``, ``pickle``, ``cloudpickle``) are independent envs that go
@@ -214,7 +214,7 @@ class raw_env(AECEnv):
 
     @property
     def game(self) -> Game:
-        """The game being played (a :class:`~bg_env.core.game.Game`). In the fast path the
+        """The game being played (a :class:`~bg_env.game.game.Game`). In the fast path the
         state lives in arrays; the first read makes the Game (``last_play`` is then empty)
         and the environment goes on with it."""
         if self._fast:
@@ -419,7 +419,7 @@ class raw_env(AECEnv):
     @property
     def on_kernels(self) -> bool:
         """Whether the game being played runs on the kernels now (the fast path), not on a
-        :class:`~bg_env.core.game.Game` (reading :attr:`game` hands it over)."""
+        :class:`~bg_env.game.game.Game` (reading :attr:`game` hands it over)."""
         return self._fast
 
     @property
@@ -442,7 +442,7 @@ class raw_env(AECEnv):
     def match_id(self) -> str:
         """GNU Backgammon Match ID of the current state (money game: length 0 and the
         Jacoby flag; in match play the length, the score and the Crawford flag)."""
-        from ..core.match_id import MatchState
+        from ..rules.match_id import MatchState
 
         g = self.game
         if self.match is not None:

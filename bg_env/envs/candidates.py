@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.moves import Play
+from ..rules.moves import Play
 
 __all__ = ["N_FEATURES", "PRESENT", "FEATURE_HIGH", "DEFAULT_MAX_CANDIDATES",
            "candidate_features", "play_features", "board_features", "order_candidates", "keep_key"]
@@ -149,7 +149,7 @@ def keep_key(play: Play) -> tuple:
 def order_candidates(plays: list[Play], max_candidates: int) -> tuple[list[Play], int]:
     """The candidate rows for ``plays`` and how many plays were cut (see "Candidates").
 
-    >>> from bg_env.core.position import Position
+    >>> from bg_env.rules.position import Position
     >>> rows, cut = order_candidates(Position.start().legal_plays((3, 1)), 64)
     >>> len(rows), cut
     (16, 0)

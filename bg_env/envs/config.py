@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from ..core.game import Rules
-from ..core.match import MET_MAX_AWAY, Match
-from ..core.variants import get_variant
+from ..game.game import Rules
+from ..game.match import MET_MAX_AWAY, Match
+from ..rules.variants import get_variant
 from .observation import ENCODERS
 
 __all__ = ["EnvConfig", "REWARDS", "MATCH_REWARDS", "RENDER_MODES", "CUBE_DEFAULT", "game_info",
@@ -25,12 +25,12 @@ training run then learns (the play-level views are cubeless in any case)."""
 @dataclass(frozen=True)
 class EnvConfig:
     """Everything an environment can be configured with (money game): the rule options of
-    :class:`~bg_env.core.game.Rules` (``cube``, ``jacoby``, ``beaver``, ``auto_doubles``,
+    :class:`~bg_env.game.game.Rules` (``cube``, ``jacoby``, ``beaver``, ``auto_doubles``,
     ``max_cube``, ``gammons``, ``cube_progression``), passed flat to :meth:`from_kwargs`,
     and the fields below."""
 
     game_rules: Rules = field(default_factory=lambda: Rules(cube=CUBE_DEFAULT))
-    """The rule options (see :class:`~bg_env.core.game.Rules`). The cube is off unless
+    """The rule options (see :class:`~bg_env.game.game.Rules`). The cube is off unless
     ``cube=True`` (:data:`CUBE_DEFAULT`)."""
     reward: str = "points"
     """``"points"`` (cube x gammon multiplier) or ``"win"`` (+-1)."""
@@ -73,7 +73,7 @@ class EnvConfig:
 
     @property
     def batch_kernels_apply(self) -> bool:
-        """Whether the single-game engine (:mod:`bg_env.core.engine`, the AEC env's fast
+        """Whether the single-game engine (:mod:`bg_env.kernels.engine`, the AEC env's fast
         path) can play these games: money games and matches of every variant, with or
         without the context block and the cube: always, now, as
         :attr:`vector_kernels_apply` (kept for the callers that ask)."""
@@ -118,7 +118,7 @@ class EnvConfig:
 
 
 def game_info(result, agents) -> dict:
-    """The infos of a finished game (a :class:`~bg_env.core.game.GameResult`), ``agents``
+    """The infos of a finished game (a :class:`~bg_env.game.game.GameResult`), ``agents``
     the env's agent names by side: outcome, cube value, points and the winner's name."""
     return {"outcome": result.outcome, "cube_value": result.cube_value,
             "points": result.points, "winner": agents[result.winner]}

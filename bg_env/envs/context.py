@@ -33,10 +33,10 @@ from operator import itemgetter
 import numpy as np
 from gymnasium import spaces
 
-from ..core.game import Game, Phase
-from ..core.kernel_io import new_position
-from ..core.position import Position
-from ..core.variants import PinnedPosition, Variant, get_variant, opp_index
+from ..game.game import Game, Phase
+from ..kernels.io import new_position
+from ..rules.position import Position
+from ..rules.variants import PinnedPosition, Variant, get_variant, opp_index
 
 __all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "VARIANT_ORDER", "encode_context", "encode_contexts",
            "match_blocks", "context_space", "standard_view"]
@@ -80,7 +80,7 @@ def _renumbering(variant: Variant) -> itemgetter:
 
 def encode_context(game: Game, actor: int, match=None, integer: bool = False) -> np.ndarray:
     """The context block of ``game`` for side ``actor`` (``match``: the
-    :class:`~bg_env.core.match.Match` being played, if any). ``integer=True`` gives the
+    :class:`~bg_env.game.match.Match` being played, if any). ``integer=True`` gives the
     ``int8`` form that goes with the ``"compact"`` encoder: points away as integers and the
     match-winning chance in percent."""
     out = np.zeros(CONTEXT_SIZE, dtype=np.float32)

@@ -4,10 +4,10 @@ without the context block (standard games without it use the plain kernels of
 (:mod:`bg_env.envs.observation`), Long Nardy's board in the standard view, and the context
 block (:mod:`bg_env.envs.context`: the variant, the nuclear bomb, the Plakoto pins, and in
 match play the match's part, :func:`write_match_block`). The variants whose moves are not standard pass their turns ``vt``
-(:mod:`bg_env.core.batch_variants`: the pins live there); the others pass ``None``.
+(:mod:`bg_env.kernels.batch_variants`: the pins live there); the others pass ``None``.
 
 The same vectors as :meth:`raw_env.observe <bg_env.envs.backgammon.raw_env.observe>` makes
-from a :class:`~bg_env.core.game.Game` (tested in lockstep in
+from a :class:`~bg_env.game.game.Game` (tested in lockstep in
 ``tests/envs/test_engine_variants.py``).
 
 A kernel's options are one ``int64`` array (:func:`obs_params`): whether the context
@@ -22,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import batch as _batch
-from ..core.batch_rules import R_BOMB
-from ..core.game import PURE_PYTHON, Game, Rules
-from ..core.variants import get_variant
+from ..kernels import batch as _batch
+from ..kernels.batch_rules import R_BOMB
+from ..game.game import PURE_PYTHON, Game, Rules
+from ..rules.variants import get_variant
 from .context import MATCH_SLOTS, VARIANT_ORDER, encode_context
 from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 
@@ -65,7 +65,7 @@ _STUB: list = []
 
 def write_match_block(mblock: np.ndarray, match) -> None:
     """The match's part of the context block of each side (row ``side``) for the game
-    about to start in ``match`` (a :class:`~bg_env.core.match.Match`): what
+    about to start in ``match`` (a :class:`~bg_env.game.match.Match`): what
     :func:`~bg_env.envs.context.encode_context` writes there, which does not depend on
     the game (the points away, the Crawford flags, the match-winning chance)."""
     if not _STUB:
@@ -77,7 +77,7 @@ def write_match_block(mblock: np.ndarray, match) -> None:
 
 def uses_engine_obs(config, games) -> bool:
     """Whether the engine's observations of ``config``'s games (``games``: the engine's
-    :class:`~bg_env.core.batch.Games`) come from these kernels: with the context block, or
+    :class:`~bg_env.kernels.batch.Games`) come from these kernels: with the context block, or
     in a variant whose moves are not standard."""
     return config.uses_context or games.variant_rows is not None
 
@@ -122,8 +122,8 @@ def games_bombs(state, rules, sides, out, base):
 
 
 if not PURE_PYTHON:
-    from ..core import engine as _engine
-    from ..core.variant_turn import I_PIN_ME, I_PIN_OPP
+    from ..kernels import engine as _engine
+    from ..kernels.variant_turn import I_PIN_ME, I_PIN_OPP
 
     _TESAURO = games_kernel("tesauro")
     _COMPACT = games_kernel("compact")
@@ -199,7 +199,7 @@ if not PURE_PYTHON:
     @njit(cache=True)
     def _act_variant(s, me, opp, rules, mask, action, fn, st, vt, out, params, compact,
                      mblock):
-        """:func:`bg_env.core.engine.act`, then the observation of the side to act."""
+        """:func:`bg_env.kernels.engine.act`, then the observation of the side to act."""
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st, vt)
         if phase >= 0:
             _encode(s, me, opp, rules, actor, out, vt, 0, params, compact, mblock)
@@ -207,7 +207,7 @@ if not PURE_PYTHON:
 
     @njit(cache=True)
     def _open_variant(s, me, opp, rules, mask, fn, st, vt, out, params, compact, mblock):
-        """:func:`bg_env.core.engine.open_game`, then the observation of the side to act."""
+        """:func:`bg_env.kernels.engine.open_game`, then the observation of the side to act."""
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st, vt)
         _encode(s, me, opp, rules, actor, out, vt, 0, params, compact, mblock)
         return phase, actor, turns
@@ -215,8 +215,8 @@ if not PURE_PYTHON:
 
 def engine_obs_kernels():
     """``(open_kernel, act_kernel)`` for :meth:`EngineGame.use_kernels
-    <bg_env.core.engine.EngineGame.use_kernels>`: each plays as
-    :func:`~bg_env.core.engine.open_game` / ``act`` do, then encodes the observation of the
+    <bg_env.kernels.engine.EngineGame.use_kernels>`: each plays as
+    :func:`~bg_env.kernels.engine.open_game` / ``act`` do, then encodes the observation of the
     side to act into ``extra`` (:func:`engine_obs_extra`: ``out`` of shape ``(1, size)``;
     ``params``: :func:`obs_params`; ``compact``: the ``"compact"`` encoder; ``mblock``:
     :func:`match_block`).

@@ -2,7 +2,7 @@
 
 Every view of a game (the envs' ``render()``, their notebook display) names the **side
 to act** the same way: the agent that must decide now (:attr:`Game.actor
-<bg_env.core.game.Game.actor>`; the taker while a double waits for an answer). The board
+<bg_env.game.game.Game.actor>`; the taker while a double waits for an answer). The board
 is seen from that side (its checkers are ``X`` on the text board), the Position ID
 printed is from that side (what the env's ``position_id()`` returns), its dice are drawn
 on its side of the picture, and its name carries what it does now: ``on roll`` (the cube
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.game import Game, Phase
-from ..core.position import Position
+from ..game.game import Game, Phase
+from ..rules.position import Position
 from .context import standard_view
 
 __all__ = ["Frame", "game_frame", "match_title"]

@@ -57,8 +57,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 
-from ..core.actions import N_ACTIONS
-from ..core.game import IllegalActionError, action_index
+from ..rules.actions import N_ACTIONS
+from ..game.game import IllegalActionError, action_index
 from .backgammon import raw_env
 from .opponents import make_opponent, opponent_step, seed_opponent
 from .start import step_refused

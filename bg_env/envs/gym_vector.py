@@ -62,8 +62,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core.actions import N_ACTIONS
-from ..core.game import PURE_PYTHON
+from ..rules.actions import N_ACTIONS
+from ..game.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
 from .kernel_batch import KernelBatch, kernels_play

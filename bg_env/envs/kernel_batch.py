@@ -5,13 +5,13 @@ The engine room of the batched vector envs: Stable-Baselines3's
 (:class:`bg_env.envs.vector.BackgammonVecEnv`) and Gymnasium's
 (:class:`bg_env.envs.gym_vector.BackgammonVectorEnv`) are thin adapters over
 :class:`KernelBatch`, which needs neither library. All games live in the numpy arrays of
-:class:`bg_env.core.batch.Games`; one call to the kernels steps them all (the learner's
+:class:`bg_env.kernels.batch.Games`; one call to the kernels steps them all (the learner's
 action, then the random opponent's decisions until the learner must act again). A game
 that ends is started again at once, in the same step (its last observation and result are
 reported in that step's info). Standard games, with or without the cube and the context
-block, money games or matches (:mod:`bg_env.core.batch_match`: with ``match_length=N`` the
+block, money games or matches (:mod:`bg_env.kernels.match`: with ``match_length=N`` the
 episode is a match, as in the single env), in every variant (those whose moves are not
-standard through their turns, :class:`~bg_env.core.batch_variants.VariantRows`, and
+standard through their turns, :class:`~bg_env.kernels.batch_variants.VariantRows`, and
 observed as the single env observes them, :mod:`bg_env.envs.vector_obs`);
 :func:`kernels_play` says which opponents.
 """
@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import batch, batch_match, batch_opponents
-from ..core.batch_rules import R_BOMB
-from ..core.variants import get_variant
-from ..core.actions import N_ACTIONS
-from ..core.game import IllegalActionError
-from ..core.match import MET_MAX_AWAY, match_equity
+from ..kernels import batch, match as batch_match, opponents as batch_opponents
+from ..kernels.batch_rules import R_BOMB
+from ..rules.variants import get_variant
+from ..rules.actions import N_ACTIONS
+from ..game.game import IllegalActionError
+from ..game.match import MET_MAX_AWAY, match_equity
 from .config import EnvConfig
 from .context import CONTEXT_SIZE, MATCH_SLOTS, context_space, encode_contexts
 from .engine_obs import games_bombs
@@ -42,8 +42,8 @@ RUNNING, TERMINATED, TRUNCATED, ILLEGAL = 0, 1, 2, 3
 """The kernels' status codes of a game after a step."""
 
 KERNEL_OPPONENTS = tuple(batch_opponents.OPPONENTS)
-"""The opponents the kernels play themselves (:mod:`bg_env.core.batch`,
-:mod:`bg_env.core.batch_opponents`)."""
+"""The opponents the kernels play themselves (:mod:`bg_env.kernels.batch`,
+:mod:`bg_env.kernels.opponents`)."""
 
 
 def kernels_play(opponent, config: EnvConfig) -> bool:
@@ -58,7 +58,7 @@ def kernels_play(opponent, config: EnvConfig) -> bool:
 
 def pubeval_judges(variant) -> bool:
     """Whether pubeval, an evaluator of standard backgammon boards, judges ``variant``'s
-    plays (:attr:`~bg_env.core.variants.Variant.backgammon_boards`)."""
+    plays (:attr:`~bg_env.rules.variants.Variant.backgammon_boards`)."""
     return get_variant(variant).backgammon_boards
 
 
@@ -70,7 +70,7 @@ class KernelBatch:
         learner: ``None`` (the learner's colour drawn per game), ``"player_0"`` or
             ``"player_1"``.
         illegal_action: ``"lose"`` (the game ends, reward ``illegal_reward``) or
-            ``"raise"`` (:class:`~bg_env.core.game.IllegalActionError`, nothing stepped).
+            ``"raise"`` (:class:`~bg_env.game.game.IllegalActionError`, nothing stepped).
         illegal_reward: the reward for an illegal action under ``"lose"``.
         opponent: ``"random"`` (uniform over the legal actions) or ``"pubeval"``
             (Tesauro's pubeval, cubeless, as ``agents.pubeval.PubevalAgent``).
@@ -115,7 +115,7 @@ class KernelBatch:
         """0: money games; N: each episode is a match to N points."""
         if self.match_length:
             self.match = np.zeros((self.num_envs, batch_match.M_COLUMNS), dtype=np.int64)
-            """The matches' state (:mod:`bg_env.core.batch_match` columns)."""
+            """The matches' state (:mod:`bg_env.kernels.match` columns)."""
             self._crawford_rules = self.games.rules.copy()
             self._crawford_rules[batch.R_CUBE] = 0  # no cube in the Crawford game
             self._equity = int(self.config.match_reward == "equity")
@@ -140,17 +140,17 @@ class KernelBatch:
         """The actions of the last step, as given (an illegal one is reported as it came)."""
         self._kernel_actions = np.zeros(self.num_envs, dtype=np.int64)
         """What the kernels play: ``_actions``, a negative one made out of range (illegal),
-        and :data:`~bg_env.core.batch_opponents.SKIP` in the rows :meth:`step` skips."""
+        and :data:`~bg_env.kernels.opponents.SKIP` in the rows :meth:`step` skips."""
         self._started = False
         self._code = batch_opponents.OPPONENTS[opponent]
         cap = batch_opponents.PLAYS_CAP if opponent == "pubeval" else 1
         self._work = batch_opponents.new_work(cap)
-        """Pubeval's work arrays (:func:`bg_env.core.batch_opponents.new_work`), made once:
+        """Pubeval's work arrays (:func:`bg_env.kernels.opponents.new_work`), made once:
         its decisions allocate nothing (the random opponent's are never read)."""
         self._context = self.config.uses_context
 
     def seed(self, seed) -> None:
-        """Seed the games' generators (:meth:`bg_env.core.batch.Games.seed`: an int seeds
+        """Seed the games' generators (:meth:`bg_env.kernels.batch.Games.seed`: an int seeds
         game ``i`` with ``seed + i``; a list gives one seed per game)."""
         self.games.seed(seed)
 
@@ -323,10 +323,10 @@ class KernelBatch:
 
 
 def met_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The match equity table as the match kernels read it (:mod:`bg_env.core.batch_match`):
+    """The match equity table as the match kernels read it (:mod:`bg_env.kernels.match`):
     ``pre[a - 1, b - 1]``, ``a``-away against ``b``-away before the Crawford game, and
     ``post[a - 1]``, ``a``-away against 1-away post-Crawford
-    (:func:`bg_env.core.match.match_equity`)."""
+    (:func:`bg_env.game.match.match_equity`)."""
     n = MET_MAX_AWAY
     pre = np.array([[match_equity(a, b) for b in range(1, n + 1)] for a in range(1, n + 1)])
     post = np.array([match_equity(a, 1, post_crawford=True) for a in range(1, n + 1)])

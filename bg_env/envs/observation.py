@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..core.game import PURE_PYTHON, Game, Phase
-from ..core.kernel_io import dice_array
-from ..core.position import Position
+from ..game.game import PURE_PYTHON, Game, Phase
+from ..kernels.io import dice_array
+from ..rules.position import Position
 
 __all__ = [
     "ENCODERS",
@@ -132,7 +132,7 @@ if PURE_PYTHON:
 else:
     from numba import njit
 
-    from ..core import batch as _batch
+    from ..kernels import batch as _batch
 
     @njit(cache=True)
     def _board_units(out, mine, theirs):
@@ -153,7 +153,7 @@ else:
     @njit(cache=True)
     def _board_kernel(out, board, swapped):
         """:func:`_board_units` for :meth:`Game.board_array
-        <bg_env.core.game.Game.board_array>` (``swapped``: from ``opp``'s side)."""
+        <bg_env.game.game.Game.board_array>` (``swapped``: from ``opp``'s side)."""
         if swapped:
             _board_units(out, board[26:], board[:26])
         else:
@@ -162,7 +162,7 @@ else:
     @njit(cache=True)
     def _tesauro_kernel(out, board, swapped, dice, cube, owner, phase, moves):
         """:func:`encode` ``"tesauro"`` into ``out`` (all 212 values written) from a
-        :meth:`Game.board_array <bg_env.core.game.Game.board_array>` (``swapped``: seen
+        :meth:`Game.board_array <bg_env.game.game.Game.board_array>` (``swapped``: seen
         from ``opp``'s side), the dice still to play as the observer sees them, the cube
         unit, the cube-owner slot (0 actor, 1 centred, 2 opponent), the phase index when
         the observer must act (else -1) and the moves-left unit."""
@@ -180,7 +180,7 @@ else:
 
     @njit(cache=True)
     def _games_tesauro(state, me, opp, sides, out):
-        """:func:`encode` ``"tesauro"`` for every game of a :class:`~bg_env.core.batch.Games`."""
+        """:func:`encode` ``"tesauro"`` for every game of a :class:`~bg_env.kernels.batch.Games`."""
         for i in range(state.shape[0]):
             s, side, o = state[i], sides[i], out[i]
             o[:] = 0
@@ -204,7 +204,7 @@ else:
 
     @njit(cache=True)
     def _games_compact(state, me, opp, sides, out):
-        """:func:`encode` ``"compact"`` for every game of a :class:`~bg_env.core.batch.Games`."""
+        """:func:`encode` ``"compact"`` for every game of a :class:`~bg_env.kernels.batch.Games`."""
         dice = np.empty(4, np.int64)
         for i in range(state.shape[0]):
             s, side, o = state[i], sides[i], out[i]
@@ -229,7 +229,7 @@ else:
             o[59] = s[_batch.MOVES_LEFT] if acting and phase == _batch.P_MOVE else 0
 
 
-    from ..core import engine as _engine
+    from ..kernels import engine as _engine
 
     @njit(cache=True)
     def _rows(s, me, opp, side):
@@ -242,7 +242,7 @@ else:
 
     @njit(cache=True)
     def _act_tesauro(s, me, opp, rules, mask, action, fn, st, out):
-        """:func:`bg_env.core.engine.act`, then ``"tesauro"`` of the side to act into
+        """:func:`bg_env.kernels.engine.act`, then ``"tesauro"`` of the side to act into
         ``out`` when the action was played."""
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
         if phase >= 0:
@@ -261,7 +261,7 @@ else:
 
     @njit(cache=True)
     def _open_tesauro(s, me, opp, rules, mask, fn, st, out):
-        """:func:`bg_env.core.engine.open_game`, then ``"tesauro"`` of the side to act."""
+        """:func:`bg_env.kernels.engine.open_game`, then ``"tesauro"`` of the side to act."""
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
         state2, me2, opp2, sides = _rows(s, me, opp, actor)
         _games_tesauro(state2, me2, opp2, sides, out)
@@ -278,8 +278,8 @@ else:
 
 def engine_kernels(encoder: str):
     """``(open_kernel, act_kernel)`` for :meth:`EngineGame.use_kernels
-    <bg_env.core.engine.EngineGame.use_kernels>`: each plays on the engine as :func:`~bg_env.core.engine.open_game` and
-    :func:`~bg_env.core.engine.act` do, then encodes the observation of the side to act
+    <bg_env.kernels.engine.EngineGame.use_kernels>`: each plays on the engine as :func:`~bg_env.kernels.engine.open_game` and
+    :func:`~bg_env.kernels.engine.act` do, then encodes the observation of the side to act
     into ``extra = (out,)`` (``(1, size)``). The AEC env's next ``observe`` of that side
     is then a copy.
 
@@ -315,7 +315,7 @@ def encode_games(games, sides: np.ndarray, encoder: str, out: np.ndarray) -> Non
     The same vectors as :func:`encode` gives for each game seen from ``sides[i]``.
 
     Args:
-        games: a :class:`bg_env.core.batch.Games` (the numba fast path).
+        games: a :class:`bg_env.kernels.batch.Games` (the numba fast path).
         sides: ``int64[n]``, the side (0 or 1) each observation is for.
         encoder: ``"tesauro"`` (``out`` float32) or ``"compact"`` (``out`` int8).
         out: ``(n, size)`` array to write.

@@ -31,8 +31,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..core.game import IllegalActionError, action_index
-from ..core.moves import Play
+from ..game.game import IllegalActionError, action_index
+from ..rules.moves import Play
 
 __all__ = ["ENTRY_POINT_GROUP", "register_opponent", "make_opponent", "known_opponents",
            "seed_opponent", "opponent_generator_state", "restore_opponent_generator",

@@ -5,7 +5,7 @@ Description:
     a cubeless money game against a fixed opponent. Each step the learner picks one of the
     legal plays of its roll, seen as the candidates' afterstates (the board after the play,
     from the learner's side), which is what TD-Gammon-style evaluators and SB3 policies
-    that score candidates need. The game is driven on :class:`~bg_env.core.game.Game`
+    that score candidates need. The game is driven on :class:`~bg_env.game.game.Game`
     directly (no AEC env), so a step costs about one move generation per side.
 
 Observation:
@@ -86,7 +86,7 @@ Arguments:
     render_mode: ``None``, ``"ansi"``, ``"human"`` (the ``"ansi"`` board printed once a
         :meth:`reset` and a :meth:`step`) or ``"rgb_array"`` (the picture of
         :mod:`bg_env.envs.frame`, from the side to act).
-    **rules: :class:`~bg_env.core.game.Rules` options (``gammons``, ...); the game is
+    **rules: :class:`~bg_env.game.game.Rules` options (``gammons``, ...); the game is
         always cubeless, so ``cube=True`` is an error.
 
 ``reset(options={"position_id": ID, "dice": (a, b)})`` starts with the learner on roll in
@@ -107,9 +107,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
-from ..core.moves import Play
-from ..core.position import render_text
+from ..game.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
+from ..rules.moves import Play
+from ..rules.position import render_text
 from .candidates import (DEFAULT_MAX_CANDIDATES, FEATURE_HIGH, N_FEATURES, PRESENT, board_features,
                          candidate_features, order_candidates, play_features)
 from .opponents import (make_opponent, opponent_generator_state, opponent_play,

@@ -7,7 +7,7 @@ Description:
     plays of its roll, seen as the candidates' afterstates: the same candidates, order,
     cut and features as the Gymnasium play env ``bg_env/BackgammonPlays-v0``
     (:mod:`bg_env.envs.play_env`), here for self-play between two learners. Every rule
-    variant can be played (``variant=``, :data:`bg_env.core.variants.VARIANTS`).
+    variant can be played (``variant=``, :data:`bg_env.rules.variants.VARIANTS`).
 
 Observation:
     ``{"observation": float32[K * N_FEATURES], "action_mask": int8[K]}`` with ``K =
@@ -25,7 +25,7 @@ Observation:
 Candidates:
     All distinct legal plays of the roll (one per resulting board), ordered and, past
     ``K``, cut exactly as in the Gymnasium env (:func:`~bg_env.envs.play_env.
-    order_candidates`). :attr:`raw_env.plays` holds the :class:`~bg_env.core.moves.Play`
+    order_candidates`). :attr:`raw_env.plays` holds the :class:`~bg_env.rules.moves.Play`
     objects behind the rows, in row order (``plays[i]`` is row ``i``); ``infos[agent]``
     of the agent on roll gives ``n_plays`` (the count before the cut) and ``dropped``.
     Nuclear: before rolling, a side that may set off the bomb is asked first, with two
@@ -43,7 +43,7 @@ Forced turns:
 
 Action:
     ``Discrete(K)``: the index of a candidate row. The raw env raises
-    :class:`~bg_env.core.game.IllegalActionError` for an index out of range or on a
+    :class:`~bg_env.game.game.IllegalActionError` for an index out of range or on a
     padding row, or an action that is not an integer (``3.0``, ``True``; numpy integers
     pass), naming the action and the number of candidates, and changes nothing;
     :func:`env` ends the game instead, ``-1`` to the offender (PettingZoo's
@@ -83,11 +83,11 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..core.actions import BOMB, ROLL
-from ..core.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
-from ..core.moves import Play
-from ..core.position import Position, render_text
-from ..core.variants import PinnedPosition, explode
+from ..rules.actions import BOMB, ROLL
+from ..game.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
+from ..rules.moves import Play
+from ..rules.position import Position, render_text
+from ..rules.variants import PinnedPosition, explode
 from .candidates import (
     DEFAULT_MAX_CANDIDATES,
     FEATURE_HIGH,
@@ -111,7 +111,7 @@ START_OPTIONS = ("position_id", "dice", "agent")
 @dataclass(frozen=True)
 class PlaysEnvConfig:
     """Everything the play-level AEC env can be configured with: the rule options of
-    :class:`~bg_env.core.game.Rules` (``variant``, ``gammons``, ``jacoby``, ...; ``cube``
+    :class:`~bg_env.game.game.Rules` (``variant``, ``gammons``, ``jacoby``, ...; ``cube``
     only as ``False``), passed flat to :meth:`from_kwargs`, and the fields below."""
 
     game_rules: Rules = field(default_factory=lambda: Rules(cube=False))

@@ -18,7 +18,7 @@ back as a video do not flip at every turn:
   the cube leaves the column and lies, showing the doubled value, in the middle of the
   taker's right-hand half of the board (where his dice go).
 
-A :class:`~bg_env.core.position.Position` is seen from the player on roll. Pass
+A :class:`~bg_env.rules.position.Position` is seen from the player on roll. Pass
 ``flip=False`` when that player is player_0 and ``flip=True`` when it is player_1; the
 board is drawn from player_0's side either way. The header (player_1) and footer
 (player_0) lines name each side; the side the position is seen from carries ``status``
@@ -30,7 +30,7 @@ lettering are in :mod:`bg_env.envs.render_layout`; the names the tests and the e
 are importable from here as well. Pillow is imported inside the functions: importing
 this module costs nothing.
 
->>> from bg_env.core.position import Position
+>>> from bg_env.rules.position import Position
 >>> img = render_rgb(Position.start(), dice=(3, 1))
 >>> img.shape, img.dtype.name
 ((480, 640, 3), 'uint8')
@@ -42,7 +42,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core.position import Position
+from ..rules.position import Position
 from .render_layout import (
     BACKGROUND,
     CUBE_RGB,

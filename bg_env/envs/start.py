@@ -1,5 +1,5 @@
 """Where a ``reset(options=...)`` starts a game: the options checked, then the
-:class:`~bg_env.core.game.Game` (and :class:`~bg_env.core.match.Match`) made through their
+:class:`~bg_env.game.game.Game` (and :class:`~bg_env.game.match.Match`) made through their
 public constructors. Nothing is changed until everything is checked: an env whose reset
 raises goes on as before.
 
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ..core.game import Game, check_dice
-from ..core.match import Match
-from ..core.match_id import MatchState, from_xgid
+from ..game.game import Game, check_dice
+from ..game.match import Match
+from ..rules.match_id import MatchState, from_xgid
 
 __all__ = ["START_OPTIONS", "check_options", "start_game", "step_refused"]
 

@@ -4,9 +4,9 @@ Description:
     ``make_vec_env(num_envs, opponent="random")`` returns a Stable-Baselines3 ``VecEnv`` of
     ``num_envs`` single-agent games, each the :class:`~bg_env.envs.gym_env.BackgammonEnv`
     view: one learner against an opponent, one step per learner decision. Against a
-    built-in opponent (``"random"`` or ``"pubeval"``, :mod:`bg_env.core.batch_opponents`)
+    built-in opponent (``"random"`` or ``"pubeval"``, :mod:`bg_env.kernels.opponents`)
     with the checker-move view, all games live in numpy arrays
-    and one call to the numba kernels of :mod:`bg_env.core.batch` steps them all (the
+    and one call to the numba kernels of :mod:`bg_env.kernels.batch` steps them all (the
     learner's action, then the opponent's decisions until the learner must act again);
     nothing runs per game in Python but the bookkeeping of finished episodes (every
     variant: money games or matches, ``match_length=N``, with or without the cube and the
@@ -67,9 +67,9 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 
-from ..core import batch
-from ..core.actions import N_ACTIONS
-from ..core.game import PURE_PYTHON
+from ..kernels import batch
+from ..rules.actions import N_ACTIONS
+from ..game.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
 from .kernel_batch import AGENTS, KernelBatch, kernels_play
@@ -178,7 +178,7 @@ class BackgammonVecEnv(VecEnv):
         learner: ``None`` (the learner's colour drawn per game), ``"player_0"`` or
             ``"player_1"``.
         illegal_action: ``"lose"`` (the game ends, reward ``illegal_reward``) or
-            ``"raise"`` (:class:`~bg_env.core.game.IllegalActionError`, nothing stepped).
+            ``"raise"`` (:class:`~bg_env.game.game.IllegalActionError`, nothing stepped).
         illegal_reward: the reward for an illegal action under ``"lose"``.
         **config: :class:`~bg_env.envs.backgammon.EnvConfig` keys (no ``render_mode``).
     """
@@ -196,7 +196,7 @@ class BackgammonVecEnv(VecEnv):
 
     @property
     def games(self) -> batch.Games:
-        """The games' arrays (:class:`bg_env.core.batch.Games`)."""
+        """The games' arrays (:class:`bg_env.kernels.batch.Games`)."""
         return self.batch.games
 
     @property

@@ -6,7 +6,7 @@ that are not the plain encoders':
   single env's own kernel (:func:`bg_env.envs.engine_obs.encode_engine_games`: the
   encoder's board, Long Nardy's board in the standard view, the context block with the
   variant and the Plakoto pins read from the rows' variant turns,
-  :class:`~bg_env.core.batch_variants.VariantRows`); the kernel is given no match block
+  :class:`~bg_env.kernels.batch_variants.VariantRows`); the kernel is given no match block
   and leaves the match slots at zero;
 * the match slots of the context block in match play (:func:`match_slots`,
   :data:`bg_env.envs.context.MATCH_SLOTS`: in match play, points away, Crawford,
@@ -21,8 +21,8 @@ import numpy as np
 
 from numba import njit
 
-from ..core import batch_match
-from ..core.game import PURE_PYTHON
+from ..kernels import match as batch_match
+from ..game.game import PURE_PYTHON
 from . import engine_obs
 from .context import match_blocks
 from .observation import games_kernel
@@ -38,7 +38,7 @@ def match_slots(match: np.ndarray, sides: np.ndarray, pre: np.ndarray, post: np.
     row's side, through :func:`~bg_env.envs.context.match_blocks`.
 
     Args:
-        match: ``(n, M_COLUMNS)``, the matches (:mod:`bg_env.core.batch_match`).
+        match: ``(n, M_COLUMNS)``, the matches (:mod:`bg_env.kernels.match`).
         sides: ``int64[n]``, the observing side of each row.
         pre, post: the match equity tables (:func:`bg_env.envs.kernel_batch.met_tables`).
         dtype: the observation's dtype.
@@ -85,7 +85,7 @@ if not PURE_PYTHON:
 
 
 class VariantObserver:
-    """The observations of ``games`` (a :class:`~bg_env.core.batch.Games` with variant
+    """The observations of ``games`` (a :class:`~bg_env.kernels.batch.Games` with variant
     turns) under ``config`` (an :class:`~bg_env.envs.config.EnvConfig`).
 
     Args:

@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..core.game import action_index
+from ..game.game import action_index
 
 __all__ = ["wrap", "TerminateIllegalWrapper", "AssertOutOfBoundsWrapper", "OrderEnforcingWrapper"]
 

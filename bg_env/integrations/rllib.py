@@ -10,7 +10,7 @@ Three pieces:
   game ends, both agents receive their last observation and final reward. Observations are
   ``{"observations": float32[...], "action_mask": float32[N_ACTIONS]}`` (RLlib's masking
   convention: ``observations``, plural, and a float mask). An action outside the mask raises
-  :class:`~bg_env.core.game.IllegalActionError` naming it, instead of quietly ending the game
+  :class:`~bg_env.game.game.IllegalActionError` naming it, instead of quietly ending the game
   as ``env()``'s wrapper does: a masking bug must stop training, not teach it.
 * :class:`MaskedPPOTorchRLModule`: RLlib's default PPO module built on ``observations``, with
   the logits of illegal actions set to a large negative number in every forward pass.
@@ -41,7 +41,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-from ..core.game import IllegalActionError
+from ..game.game import IllegalActionError
 from ..envs.backgammon import env as make_aec_env
 
 __all__ = [

@@ -18,7 +18,7 @@ from agents.human import play_human
 from agents.td import TDAgent, TDNet, save_net
 from agents.train_td import TDConfig, lambda_targets, train_td
 from bg_env import backgammon_v0
-from bg_env.core.game import Phase, Rules
+from bg_env.game.game import Phase, Rules
 
 
 class Recorder(PlayAgent):
@@ -221,7 +221,7 @@ def test_human_play_says_the_opponents_cube_answers(opponent, seed, answer):
 
 
 def test_human_plays_a_legal_play_typed_in_notation():
-    from bg_env.core.game import Game
+    from bg_env.game.game import Game
 
     env = backgammon_v0.raw_env(cube=False)
     env.reset(options={"position_id": "4HPwATDgc/ABMA", "dice": (3, 1)})

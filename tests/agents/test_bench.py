@@ -64,7 +64,7 @@ def test_pgx_measures_games():
 
 
 def test_variant_rows_one_per_variant_with_ratio_to_standard(monkeypatch, capsys):
-    from bg_env.core.variants import VARIANTS
+    from bg_env.rules.variants import VARIANTS
 
     rates = iter(range(1, 100))
     monkeypatch.setattr(bench, "timed", lambda fn, seconds: (1.0, float(next(rates))))
@@ -164,7 +164,7 @@ def test_random_legal_picks_only_legal_actions_uniformly():
 
 def test_movegen_rows_time_blocks_of_calls_over_the_same_positions(monkeypatch):
     pytest.importorskip("numba")
-    from bg_env.core import fast
+    from bg_env.kernels import fast
 
     block = bench.MOVEGEN_BLOCK
     cases = bench._movegen_cases(block + 10)

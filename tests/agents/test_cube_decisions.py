@@ -15,9 +15,9 @@ from agents.cube import (
 from agents.evaluate import MatchView, evaluate
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, DOUBLE, DROP, ROLL, TAKE
-from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.match import Match
-from bg_env.core.position import Position
+from bg_env.game.game import Game, Phase, Rules
+from bg_env.game.match import Match
+from bg_env.rules.position import Position
 
 X = 0.68
 NO_GAMMONS_90 = np.array([0.90, 0.0, 0.0, 0.0, 0.0])

@@ -21,7 +21,7 @@ from agents.distill_file import (
 from agents.td import TDNet, load_net, save_net
 from agents.td_features import N_FEATURES, numpy_equity
 from agents.train_distill import label_decisions, label_game
-from bg_env.core.position import Position
+from bg_env.rules.position import Position
 from bg_env.envs.play_env import board_features
 
 

@@ -91,7 +91,7 @@ def test_cli_eval_workers_match_one_process_and_refuse_random(tmp_path, capsys):
 
 def test_gnubg_agent_pickles_and_judges_the_same():
     pytest.importorskip("gnubg_nn")
-    from bg_env.core import Position, legal_plays
+    from bg_env.rules import Position, legal_plays
 
     agent = load_agent("gnubg")
     copy = pickle.loads(pickle.dumps(agent))

@@ -6,7 +6,7 @@ import pytest
 
 from agents.human import HumanAgent, play_human
 from bg_env import backgammon_v0
-from bg_env.core.notation import format_play
+from bg_env.rules.notation import format_play
 
 # X on the bar against a 5-point board with 4-4: bar/21 is forced, then three 4s are free.
 BAR_44 = "XGID=------F-C---eE-----bb-bbbA:0:0:1:44:0:0:0:0:10"

@@ -12,9 +12,9 @@ from agents.evaluate import MatchView
 from agents.match_cube import (OWNED, cash_points, cubeless_score, dead_mwc, match_cubeful_mwc,
                                match_take_point)
 from bg_env.actions import DOUBLE, DROP, ROLL, TAKE
-from bg_env.core.game import Game, Rules
-from bg_env.core.match import Match, match_equity
-from bg_env.core.position import Position
+from bg_env.game.game import Game, Rules
+from bg_env.game.match import Match, match_equity
+from bg_env.rules.position import Position
 
 X = 0.68
 LIVES = (0.0, X, 1.0)

@@ -17,7 +17,7 @@ from agents.ppo import PPOAgent, load_actor  # noqa: E402
 from agents.ppo_policy import CandidatePolicy  # noqa: E402
 from agents.ppo_pool import OpponentPool, actor_weights  # noqa: E402
 from agents.train_ppo import PPOConfig, read_checkpoint, train_ppo  # noqa: E402
-from bg_env.core.position import Position  # noqa: E402
+from bg_env.rules.position import Position  # noqa: E402
 from bg_env.envs.play_env import N_FEATURES, BackgammonPlaysEnv  # noqa: E402
 from helpers import random_turns  # noqa: E402
 

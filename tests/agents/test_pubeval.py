@@ -20,7 +20,7 @@ from agents.pubeval import (
     pubeval_score,
     pubeval_scores,
 )
-from bg_env.core.position import Position
+from bg_env.rules.position import Position
 
 # After-move positions (Position ID with the mover as the player on roll) and their
 # pubeval scores, computed once with gnubg_nn 1.1.0a11:

@@ -27,8 +27,8 @@ from agents.td_inputs import (
     roll_hits,
 )
 from agents.train_distill import add_extras
-from bg_env.core.moves import legal_plays
-from bg_env.core.position import Position
+from bg_env.rules.moves import legal_plays
+from bg_env.rules.position import Position
 from bg_env.envs.play_env import board_features
 from tests.helpers import pos, random_position
 

@@ -12,8 +12,8 @@ from agents.base import RandomAgent
 from agents.evaluate import evaluate, play_game_env
 from agents.td import TDAgent, TDNet, features, numpy_equity, terminal_target
 from agents.td_search import ROLLS, search_choice, search_values
-from bg_env.core.moves import legal_plays_reference
-from bg_env.core.position import Position
+from bg_env.rules.moves import legal_plays_reference
+from bg_env.rules.position import Position
 
 
 @pytest.fixture(scope="module")
@@ -275,8 +275,8 @@ def test_bad_leaves_are_refused_by_name(net, leaves):
 
 def test_pubeval_pruned_keeps_each_segment_best_rows():
     from agents.td_search import pubeval_pruned
-    from bg_env.core.fast import fast_legal_plays
-    from bg_env.core.pubeval_kernels import pubeval_value
+    from bg_env.kernels.fast import fast_legal_plays
+    from bg_env.kernels.pubeval import pubeval_value
 
     pos = random_position(3, 10)
     me, opp = (np.array(side, dtype=np.int64) for side in (pos.me, pos.opp))

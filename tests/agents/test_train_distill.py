@@ -22,7 +22,7 @@ from agents.train_distill import (
     train_distill,
     widen,
 )
-from bg_env.core.game import Game, Rules
+from bg_env.game.game import Game, Rules
 from bg_env.envs.play_env import board_features
 
 

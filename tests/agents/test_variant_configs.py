@@ -12,7 +12,7 @@ import yaml
 from agents.cli import main
 from agents.config import ConfigError, load_env_options
 from bg_env import backgammon_v0
-from bg_env.core.variants import VARIANTS, get_variant
+from bg_env.rules.variants import VARIANTS, get_variant
 
 CONFIGS = Path(__file__).resolve().parents[2] / "agents" / "configs" / "variants"
 FILES = sorted(CONFIGS.glob("*.yaml"))

@@ -9,7 +9,7 @@ import pytest
 from agents import load_agent
 from agents.base import VariantWarning
 from agents.evaluate import evaluate
-from bg_env.core.variants import VARIANTS, get_variant
+from bg_env.rules.variants import VARIANTS, get_variant
 
 EVALUATORS = ["pubeval", "td", "ppo"] + (
     ["gnubg"] if importlib.util.find_spec("gnubg_nn") else [])

@@ -1,4 +1,4 @@
-"""The batched game kernels (``bg_env.core.batch``) in lockstep with :class:`Game`, in
+"""The batched game kernels (``bg_env.kernels.batch``) in lockstep with :class:`Game`, in
 standard play and in the variants whose checkers move as in standard play (their start
 layouts, the nuclear bomb; the other variants' turns: ``test_batch_variants.py``).
 
@@ -17,8 +17,8 @@ import pytest
 pytest.importorskip("numba")
 
 from bg_env.actions import BOMB  # noqa: E402
-from bg_env.core import batch  # noqa: E402
-from bg_env.core.game import Game, Phase, Rules  # noqa: E402
+from bg_env.kernels import batch  # noqa: E402
+from bg_env.game.game import Game, Phase, Rules  # noqa: E402
 from bg_env.envs.context import VARIANT_ORDER  # noqa: E402
 from bg_env.envs.observation import ENCODERS, encode, encode_games  # noqa: E402
 from helpers import SplitMix, batch_lockstep  # noqa: E402

@@ -1,7 +1,7 @@
 """The variants whose moves are not standard on the kernel state machine
-(:mod:`bg_env.core.batch_variants` through :mod:`bg_env.core.batch` and
-:mod:`bg_env.core.engine`), in lockstep with :class:`Game` (which plays them through
-:class:`~bg_env.core.variant_turn.KernelVariantTurn`).
+(:mod:`bg_env.kernels.batch_variants` through :mod:`bg_env.kernels.batch` and
+:mod:`bg_env.kernels.engine`), in lockstep with :class:`Game` (which plays them through
+:class:`~bg_env.kernels.variant_turn.KernelVariantTurn`).
 
 The same seed gives both the same dice (the batch's splitmix64 through
 :class:`helpers.SplitMix`, or the engine's numpy generator); the test makes both sides'
@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 pytest.importorskip("numba")
 
 from bg_env.actions import N_ACTIONS, ROLL  # noqa: E402
-from bg_env.core import batch  # noqa: E402
-from bg_env.core.batch_variants import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
-from bg_env.core.engine import EngineGame  # noqa: E402
-from bg_env.core.game import Game, Phase, Rules  # noqa: E402
-from bg_env.core.variant_turn import I_PIN_ME, I_PIN_OPP, KernelVariantTurn  # noqa: E402
-from bg_env.core.variants import PinnedPosition, get_variant  # noqa: E402
+from bg_env.kernels import batch  # noqa: E402
+from bg_env.kernels.batch_variants import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
+from bg_env.kernels.engine import EngineGame  # noqa: E402
+from bg_env.game.game import Game, Phase, Rules  # noqa: E402
+from bg_env.kernels.variant_turn import I_PIN_ME, I_PIN_OPP, KernelVariantTurn  # noqa: E402
+from bg_env.rules.variants import PinnedPosition, get_variant  # noqa: E402
 from helpers import SplitMix, batch_lockstep, pick_roll_take  # noqa: E402
 from variant_cases import cases  # noqa: E402
 
@@ -180,7 +180,7 @@ def test_long_nardy_first_roll_may_be_a_double():
 def test_row_turn_is_the_kernel_turn(variant):
     """Row 2 of a batch of rows plays a turn as KernelVariantTurn does (mask, moves left,
     board after each move), the other rows untouched."""
-    from bg_env.core.batch_variants import move_row, open_row_turn
+    from bg_env.kernels.batch_variants import move_row, open_row_turn
 
     rnd = random.Random(variant)
     v = get_variant(variant)
@@ -212,12 +212,12 @@ def test_only_non_standard_moves_use_the_row_turns():
 
 def check_sudden_death_turn(position, dice, rnd) -> int:
     """One random play of ``dice`` from ``position`` on a row turn and on the pure-Python
-    reference turn (:class:`~bg_env.core.variants.VariantTurn`), the masks and the moves
+    reference turn (:class:`~bg_env.rules.variants.VariantTurn`), the masks and the moves
     left compared at every move (sudden death: a hit ends the play); returns how many
     moves were compared."""
-    from bg_env.core.batch_variants import move_row, open_row_turn
-    from bg_env.core.start import checked_position
-    from bg_env.core.variants import VariantTurn, get_variant
+    from bg_env.kernels.batch_variants import move_row, open_row_turn
+    from bg_env.game.start import checked_position
+    from bg_env.rules.variants import VariantTurn, get_variant
 
     variant = get_variant("sudden_death")
     try:
@@ -261,7 +261,7 @@ def test_sudden_death_hit_ends_the_play():
     assert check_sudden_death_turn(position, (6, 5), random.Random(1)) >= 1
     vt = VariantRows(1, "sudden_death").kernel_args
     me, opp = np.array(position.me, np.int64), np.array(position.opp, np.int64)
-    from bg_env.core.batch_variants import open_row_turn
+    from bg_env.kernels.batch_variants import open_row_turn
 
     open_row_turn(vt, 0, me, opp, 6, 5)
     mask = np.zeros(N_ACTIONS, np.int8)
@@ -280,7 +280,7 @@ def _row_restore(rows: VariantRows, i: int, saved: tuple) -> None:
 def row_results(variant: str, pos, dice) -> set:
     """Every board a complete play reaches, by trying each legal next move of row 1's turn
     in turn (the other rows hold other turns)."""
-    from bg_env.core.batch_variants import move_row, open_row_turn
+    from bg_env.kernels.batch_variants import move_row, open_row_turn
 
     rows = VariantRows(3, variant)
     vt = rows.kernel_args
@@ -320,7 +320,7 @@ def _results(plays) -> set:
     ],
 )
 def test_the_seed_fixtures_on_the_row_turns(variant, position_id, dice):
-    from bg_env.core.variants import legal_plays_variant
+    from bg_env.rules.variants import legal_plays_variant
 
     v = get_variant(variant)
     pos = v.position_from_id(position_id)
@@ -332,7 +332,7 @@ def test_the_seed_fixtures_on_the_row_turns(variant, position_id, dice):
 def test_the_row_turns_reach_the_reference_results(case):
     """On random boards of each variant (tests/variant_cases.py), the complete plays of a
     row's turn reach exactly the boards of the brute-force reference."""
-    from bg_env.core.variants import legal_plays_variant
+    from bg_env.rules.variants import legal_plays_variant
 
     variant, pos, dice = case
     assert row_results(variant, pos, dice) == _results(legal_plays_variant(variant, pos, dice))

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import PHASES, show
 
-from bg_env.core import Position, legal_results
+from bg_env.rules import Position, legal_results
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "legal_plays_corpus.txt"
 

@@ -1,9 +1,9 @@
-"""The numba fast path (``bg_env.core.fast``) against the pure-Python rules engine.
+"""The numba fast path (``bg_env.kernels.fast``) against the pure-Python rules engine.
 
-The truth is :func:`bg_env.core.moves.legal_plays_reference` (brute force) and
-:func:`~bg_env.core.moves.legal_plays`, which is tested against it; the fast path must give
+The truth is :func:`bg_env.rules.moves.legal_plays_reference` (brute force) and
+:func:`~bg_env.rules.moves.legal_plays`, which is tested against it; the fast path must give
 the same plays (``legal_plays_fast``: the very same ``Play`` objects, in the same order),
-and the same masks as :func:`~bg_env.core.moves.legal_next_moves` along random partial
+and the same masks as :func:`~bg_env.rules.moves.legal_next_moves` along random partial
 plays. Random positions come from ``tests/helpers.py`` (every phase: contact, checkers on
 the bar, closed boards, bear-off with and without contact, races, playouts) with all 21
 rolls; failures print the Position ID, the dice and the board.
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from bg_env.core import (  # noqa: E402
+from bg_env.rules import (  # noqa: E402
     Move,
     Position,
     apply_move,
@@ -32,12 +32,12 @@ from bg_env.core import (  # noqa: E402
     max_dice_usable,
     single_moves,
 )
-from bg_env.core.fast import (  # noqa: E402
+from bg_env.kernels.fast import (  # noqa: E402
     fast_legal_plays,
     fast_legal_plays_into,
     legal_plays_fast,
 )
-from bg_env.core.mask_kernels import N_MOVE_ACTIONS, next_move_mask, turn_plan  # noqa: E402
+from bg_env.kernels.masks import N_MOVE_ACTIONS, next_move_mask, turn_plan  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # the 21 rolls
 SEED = 20240611

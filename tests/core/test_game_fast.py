@@ -1,6 +1,6 @@
-"""The fast paths: :class:`bg_env.core.game.Game` step by step (``play_and_settle``,
+"""The fast paths: :class:`bg_env.game.game.Game` step by step (``play_and_settle``,
 ``plan_turn``, ``roll_dice``) and the environment's array engine
-(:mod:`bg_env.core.engine`), against the pure-Python reference path.
+(:mod:`bg_env.kernels.engine`), against the pure-Python reference path.
 
 The reference is the same code run with ``BG_ENV_PURE_PYTHON=1`` (Python rules, numpy's
 ``Generator.integers`` for the dice) in a subprocess: the same seeds and the same random
@@ -18,7 +18,7 @@ import sys
 import numpy as np
 import pytest
 
-from bg_env.core.game import PURE_PYTHON, Game, Phase, Rules
+from bg_env.game.game import PURE_PYTHON, Game, Phase, Rules
 
 pytestmark = pytest.mark.skipif(PURE_PYTHON, reason="BG_ENV_PURE_PYTHON=1: no numba kernels")
 
@@ -75,8 +75,8 @@ def test_fast_paths_play_the_same_games_as_the_pure_python_path(mode):
 
 
 def test_dice_kernel_draws_what_generator_integers_draws():
-    from bg_env.core.kernel_io import bit_generator_pointers
-    from bg_env.core.dice_kernels import roll_dice
+    from bg_env.kernels.io import bit_generator_pointers
+    from bg_env.kernels.dice import roll_dice
 
     for bitgen in (np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64):
         ours, theirs = np.random.Generator(bitgen(7)), np.random.Generator(bitgen(7))
@@ -171,7 +171,7 @@ def test_observation_kernel_matches_the_python_encoder():
 @pytest.mark.parametrize("cube", [False, True])
 def test_engine_illegal_action_raises_naming_it_and_the_game_goes_on_unchanged(cube):
     from bg_env import backgammon_v0
-    from bg_env.core.game import IllegalActionError
+    from bg_env.game.game import IllegalActionError
 
     def play(env, seed, poke):
         env.reset(seed=seed)

@@ -9,9 +9,9 @@ import pickle
 import numpy as np
 import pytest
 
-from bg_env.core import Move, Position
-from bg_env.core.game import Game, IllegalActionError, Phase, Rules
-from bg_env.core.match_id import MatchState
+from bg_env.rules import Move, Position
+from bg_env.game.game import Game, IllegalActionError, Phase, Rules
+from bg_env.rules.match_id import MatchState
 
 START = "4HPwATDgc/ABMA"
 
@@ -83,7 +83,7 @@ def test_a_copied_game_goes_on_as_the_original(how):
 
 
 def test_automatic_doubles_stop_at_max_cube_in_the_kernels():
-    batch = pytest.importorskip("bg_env.core.batch")
+    batch = pytest.importorskip("bg_env.kernels.batch")
     games = batch.Games(400, Rules(auto_doubles=5, max_cube=4))
     games.seed(0)
     games.reset()

@@ -9,7 +9,7 @@ import random
 import pytest
 from helpers import PHASES, random_cases, random_dice, random_position, show
 
-from bg_env.core import Position, legal_plays, legal_results
+from bg_env.rules import Position, legal_plays, legal_results
 
 gnubg_nn = pytest.importorskip(
     "gnubg_nn", reason="gnubg-nn (the referee) is not installed: pip install -e '.[referee]'"

@@ -1,4 +1,4 @@
-"""GNU Backgammon Match IDs and eXtreme Gammon XGIDs (``bg_env.core.match_id``).
+"""GNU Backgammon Match IDs and eXtreme Gammon XGIDs (``bg_env.rules.match_id``).
 
 Referees: the gnubg manual's worked Match ID example, gnubg's ``matchid.c`` (bit 66,
 dice order) and ``set.c``/``positionid.c`` (how gnubg reads an XGID). gnubg-nn has no
@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bg_env.core.match_id import (
+from bg_env.rules.match_id import (
     InvalidMatchIdError,
     InvalidXgidError,
     MatchState,
     from_xgid,
     to_xgid,
 )
-from bg_env.core.position import InvalidPositionError, Position
+from bg_env.rules.position import InvalidPositionError, Position
 from helpers import pos
 
 MAX = 32767

@@ -1,11 +1,11 @@
-"""The package's numba cache is dropped when a kernel source changes (bg_env.core.kernel_cache)."""
+"""The package's numba cache is dropped when a kernel source changes (bg_env.kernels.cache)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import bg_env
-from bg_env.core.kernel_cache import (
+from bg_env.kernels.cache import (
     KERNEL_PACKAGES,
     STAMP_NAME,
     kernel_source_digest,
@@ -24,7 +24,7 @@ def fake_package(root: Path) -> dict[str, Path]:
             path = root / package / "__pycache__" / f"kernels.f-1.py311.{suffix}"
             path.write_bytes(b"compiled")
             files[f"{package}.{suffix}"] = path
-    files["pyc"] = root / "core" / "__pycache__" / "kernels.cpython-311.pyc"
+    files["pyc"] = root / "kernels" / "__pycache__" / "kernels.cpython-311.pyc"
     files["pyc"].write_bytes(b"bytecode")
     return files
 
@@ -40,29 +40,29 @@ def test_first_refresh_drops_unstamped_caches_and_stamps(tmp_path):
     assert refresh_kernel_cache(tmp_path) is True
     assert cached(files) == []
     assert files["pyc"].exists()  # only numba's files go
-    stamp = tmp_path / "core" / "__pycache__" / STAMP_NAME
+    stamp = tmp_path / "kernels" / "__pycache__" / STAMP_NAME
     assert stamp.read_text() == kernel_source_digest(tmp_path)
 
 
 def test_unchanged_sources_keep_the_cache(tmp_path):
     files = fake_package(tmp_path)
     refresh_kernel_cache(tmp_path)
-    for name in ("core.nbi", "envs.nbc"):
+    for name in ("kernels.nbi", "envs.nbc"):
         files[name].write_bytes(b"compiled again")
     assert refresh_kernel_cache(tmp_path) is False
-    assert cached(files) == ["core.nbi", "envs.nbc"]
+    assert cached(files) == ["envs.nbc", "kernels.nbi"]
 
 
 def test_a_changed_callee_drops_every_kernel_package_cache(tmp_path):
     files = fake_package(tmp_path)
     refresh_kernel_cache(tmp_path)
-    for name in ("core.nbi", "core.nbc", "envs.nbi", "envs.nbc"):
+    for name in ("kernels.nbi", "kernels.nbc", "envs.nbi", "envs.nbc"):
         files[name].write_bytes(b"compiled again")
     before = kernel_source_digest(tmp_path)
-    files["core.py"].write_text("# core kernels, one rule changed\n")
+    files["kernels.py"].write_text("# kernels, one rule changed\n")
     assert kernel_source_digest(tmp_path) != before
     assert refresh_kernel_cache(tmp_path) is True
-    assert cached(files) == []  # envs' kernels call core's: dropped too
+    assert cached(files) == []  # envs' kernels call the kernels package's: dropped too
 
 
 def test_a_new_source_file_counts_as_a_change(tmp_path):
@@ -73,13 +73,13 @@ def test_a_new_source_file_counts_as_a_change(tmp_path):
 
 
 def test_unwritable_cache_is_left_to_numba(tmp_path):
-    (tmp_path / "core").mkdir()
-    (tmp_path / "core" / "__pycache__").write_text("a file where the folder would be")
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "__pycache__").write_text("a file where the folder would be")
     assert refresh_kernel_cache(tmp_path) is False
 
 
 def test_importing_bg_env_stamped_its_own_sources():
     root = Path(bg_env.__file__).resolve().parent
-    stamp = root / "core" / "__pycache__" / STAMP_NAME
+    stamp = root / "kernels" / "__pycache__" / STAMP_NAME
     assert stamp.read_text() == kernel_source_digest(root)
     assert refresh_kernel_cache(root) is False

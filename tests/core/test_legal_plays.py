@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from helpers import pos, show
 
-from bg_env.core import Position, legal_plays, legal_plays_reference, legal_results
+from bg_env.rules import Position, legal_plays, legal_plays_reference, legal_results
 
 
 def check(text: str, dice: tuple[int, int], expected: set[str]) -> list:
@@ -229,7 +229,7 @@ def test_position_id_after_3_1_from_both_sides():
 
 @pytest.mark.parametrize("dice", ["31", (3,), (3, 1, 2), (7, 1), (3.0, 1), (True, 1), 5])
 def test_dice_that_are_not_two_integers_1_to_6_are_named(dice):
-    from bg_env.core.fast import legal_plays_fast
+    from bg_env.kernels.fast import legal_plays_fast
 
     start = Position.start()
     calls = (lambda: start.legal_plays(dice), lambda: start.parse_play("8/5 6/5", dice),
@@ -242,7 +242,7 @@ def test_dice_that_are_not_two_integers_1_to_6_are_named(dice):
 def test_numpy_dice_are_dice():
     import numpy as np
 
-    from bg_env.core.fast import legal_plays_fast
+    from bg_env.kernels.fast import legal_plays_fast
 
     start = Position.start()
     roll = (np.int64(3), np.int8(1))

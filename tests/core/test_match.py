@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bg_env.core import Position
-from bg_env.core.game import Game, GameResult, Phase, Rules
-from bg_env.core.match import MET_MAX_AWAY, Match, match_equity
-from bg_env.core.match_id import MatchState
+from bg_env.rules import Position
+from bg_env.game.game import Game, GameResult, Phase, Rules
+from bg_env.game.match import MET_MAX_AWAY, Match, match_equity
+from bg_env.rules.match_id import MatchState
 
 
 def single(winner: int, cube: int = 1) -> GameResult:
@@ -285,7 +285,7 @@ def test_seeded_random_seven_point_matches_apply_crawford_at_most_once():
 
 
 def test_table_shape_covers_twenty_five_points():
-    from bg_env.core import match as match_module
+    from bg_env.game import match as match_module
 
     assert MET_MAX_AWAY == 25
     assert len(match_module._PRE_CRAWFORD) == 25

@@ -7,12 +7,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bg_env.core.actions import decode_move, encode_move
-from bg_env.core.batch import next_cube_kernel
-from bg_env.core.cube import next_cube_value
-from bg_env.core.move_kernels import HIT, apply_move_kernel, loss_kind_kernel, use_die_kernel
-from bg_env.core.moves import move_checker
-from bg_env.core.outcome import loss_kind
+from bg_env.rules.actions import decode_move, encode_move
+from bg_env.kernels.batch import next_cube_kernel
+from bg_env.rules.cube import next_cube_value
+from bg_env.kernels.moves import HIT, apply_move_kernel, loss_kind_kernel, use_die_kernel
+from bg_env.rules.moves import move_checker
+from bg_env.rules.outcome import loss_kind
 
 KINDS = ("single", "gammon", "backgammon")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bg_env.core.game import Game, Rules
-from bg_env.core.moves import Play
+from bg_env.game.game import Game, Rules
+from bg_env.rules.moves import Play
 
 
 class ScriptedDice:

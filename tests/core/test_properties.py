@@ -16,7 +16,7 @@ from helpers import PHASES, playout_positions, pos, random_dice, random_position
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bg_env.core import (
+from bg_env.rules import (
     OFF,
     IllegalMoveError,
     InvalidNotationError,

@@ -1,4 +1,4 @@
-"""Whole games of every variant through :class:`~bg_env.core.game.Game`: random games run
+"""Whole games of every variant through :class:`~bg_env.game.game.Game`: random games run
 to the end with the board valid after every decision, the right kind of result and
 score; the nuclear bomb as an action; sudden death ends at the first hit."""
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from helpers import RecordingGame
 
-from bg_env.core.actions import BOMB, DOUBLE, ROLL
-from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.position import Position
-from bg_env.core.variants import VARIANTS, PinnedPosition, explode, get_variant
+from bg_env.rules.actions import BOMB, DOUBLE, ROLL
+from bg_env.game.game import Game, Phase, Rules
+from bg_env.rules.position import Position
+from bg_env.rules.variants import VARIANTS, PinnedPosition, explode, get_variant
 
 KINDS = {  # the results each variant's board can give (besides "drop" with the cube)
     "sudden_death": {"hit", "single"},
@@ -59,7 +59,7 @@ def test_random_games_end_with_a_valid_score(variant):
 def test_plays_built_move_by_move_are_legal_plays(variant):
     """Every play the game builds one move at a time (random choices, forced moves
     included) is one of the variant's legal plays from the turn's start."""
-    from bg_env.core.variants import legal_plays_variant
+    from bg_env.rules.variants import legal_plays_variant
 
     log = []
     for seed in range(20):
@@ -163,8 +163,8 @@ def test_same_seed_same_game_in_every_variant():
 def test_caucasian_game_follows_a_sequence_that_needs_the_hitter_to_move():
     """8/6* 8/6 6/4 6/4 with 2-2: the last 6/4 moves the hitter (the other checker on 6
     has moved already); the game must follow that sequence move by move."""
-    from bg_env.core.actions import encode_move
-    from bg_env.core.position import _side
+    from bg_env.rules.actions import encode_move
+    from bg_env.rules.position import _side
 
     game = Game(Rules(variant="caucasian", cube=False),
                 Position(_side({8: 2, 13: 13}, 15), _side({19: 1, 24: 14}, 15)))

@@ -1,7 +1,7 @@
-"""The variant kernels (:mod:`bg_env.core.variant_kernels`, :mod:`bg_env.core.variant_search`,
-played by :class:`~bg_env.core.variant_turn.KernelVariantTurn`: what the game plays the
+"""The variant kernels (:mod:`bg_env.kernels.variant_moves`, :mod:`bg_env.kernels.variant_search`,
+played by :class:`~bg_env.kernels.variant_turn.KernelVariantTurn`: what the game plays the
 variants by) against the brute-force reference
-(:func:`~bg_env.core.variants.variant_sequences`, the pure-Python rules over every order
+(:func:`~bg_env.rules.variants.variant_sequences`, the pure-Python rules over every order
 of the dice): the same plays on many random positions of every variant, and move by move
 the same legal next moves, hit flags, boards and moves left (Hypothesis)."""
 
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.variant_turn import KernelVariantTurn
-from bg_env.core.variants import PinnedPosition, get_variant, legal_plays_variant, variant_sequences
+from bg_env.game.game import Game, Phase, Rules
+from bg_env.kernels.variant_turn import KernelVariantTurn
+from bg_env.rules.variants import PinnedPosition, get_variant, legal_plays_variant, variant_sequences
 
 from variant_cases import NAMES, OWN_RULES, SEED_FIXTURES, cases, follow_reference  # noqa: E402
 

@@ -3,11 +3,11 @@ it plays (nackgammon, hypergammon with 1, 2 and 3 checkers), and by rule propert
 positions reached in every variant.
 
 * **gnubg referee**: positions met in seeded random games of each variant
-  (:class:`~bg_env.core.game.Game`, every roll of the game, forced and empty turns
+  (:class:`~bg_env.game.game.Game`, every roll of the game, forced and empty turns
   included), each with the roll the game made: the legal results of the pruned generator
-  (:func:`bg_env.core.moves.legal_plays`), the numba one
-  (:func:`bg_env.core.fast.legal_plays_fast`), the variant brute force
-  (:func:`~bg_env.core.variants.legal_plays_variant`) and gnubg's ``moves`` must be the
+  (:func:`bg_env.rules.moves.legal_plays`), the numba one
+  (:func:`bg_env.kernels.fast.legal_plays_fast`), the variant brute force
+  (:func:`~bg_env.rules.variants.legal_plays_variant`) and gnubg's ``moves`` must be the
   same set of Position IDs (and of boards, checkers off included). Position IDs of the
   start positions and of every position met must be gnubg's. These tests are skipped
   when gnubg-nn is not installed.
@@ -34,13 +34,13 @@ from helpers import RecordingGame, show
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bg_env.core import Position
-from bg_env.core.actions import BOMB
-from bg_env.core.fast import legal_plays_fast
-from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.moves import dice_to_play, legal_plays
-from bg_env.core.position import BAR, OFF
-from bg_env.core.variants import (
+from bg_env.rules import Position
+from bg_env.rules.actions import BOMB
+from bg_env.kernels.fast import legal_plays_fast
+from bg_env.game.game import Game, Phase, Rules
+from bg_env.rules.moves import dice_to_play, legal_plays
+from bg_env.rules.position import BAR, OFF
+from bg_env.rules.variants import (
     VARIANTS,
     PinnedPosition,
     get_variant,

@@ -1,5 +1,5 @@
-"""The fast variant generator (:mod:`bg_env.core.variants.tree`, what the game plays by)
-against the brute-force reference (:func:`~bg_env.core.variants.variant_sequences`, every
+"""The fast variant generator (:mod:`bg_env.rules.variants.tree`, what the game plays by)
+against the brute-force reference (:func:`~bg_env.rules.variants.variant_sequences`, every
 order of the dice): the same plays on many random positions of every variant, and move
 by move the same legal next moves, hit flags and moves left (Hypothesis)."""
 
@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bg_env.core.variants import (
+from bg_env.rules.variants import (
     PinnedPosition, VariantTurn, get_variant, legal_plays_variant, variant_sequences,
 )
-from bg_env.core.variants.tree import legal_plays_tree, play_tree
+from bg_env.rules.variants.tree import legal_plays_tree, play_tree
 
 from variant_cases import OWN_RULES, SEED_FIXTURES, cases, follow_reference  # noqa: E402
 

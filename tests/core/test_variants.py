@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from helpers import random_cases, show
 
-from bg_env.core import Outcome, Position, legal_plays_reference, score_points
-from bg_env.core.position import InvalidPositionError, _side
-from bg_env.core.variants import (
+from bg_env.rules import Outcome, Position, legal_plays_reference, score_points
+from bg_env.rules.position import InvalidPositionError, _side
+from bg_env.rules.variants import (
     VARIANTS,
     PinnedPosition,
     explode,
@@ -341,7 +341,7 @@ def test_text_board_draws_a_pinned_checker_in_lower_case():
 
 
 def test_notation_reads_and_writes_variant_plays():
-    from bg_env.core import IllegalMoveError, parse_play
+    from bg_env.rules import IllegalMoveError, parse_play
 
     start = get_variant("long_nardy").start_position()
     play = parse_play(start, "24/18 24/18", (6, 6), variant="long_nardy")  # first-roll 6-6

@@ -42,7 +42,7 @@ HEADER = """\
 #   SHA1         hex SHA-1 of the sorted Position IDs of every legal play's result,
 #                joined by single spaces, ASCII. Results are NOT swapped: each is the
 #                board after the play, still with the same player on roll (as
-#                bg_env.core.legal_results returns them). When no die can be played the
+#                bg_env.rules.legal_results returns them). When no die can be played the
 #                only play is the empty one, COUNT is 1 and the only result is POSITION_ID.
 # Lines starting with '#' are comments; '# phase: NAME' starts the cases of one phase.
 """
@@ -52,7 +52,7 @@ def result_ids(position_id: str, dice: tuple[int, int]) -> list[str]:
     """Sorted result Position IDs from gnubg for one case."""
     import gnubg_nn
 
-    from bg_env.core import Position
+    from bg_env.rules import Position
 
     position = Position.from_position_id(position_id)
     keys = gnubg_nn.moves(position.gnubg_board(), dice[0], dice[1])
@@ -69,7 +69,7 @@ def cases() -> list[tuple[str, str, tuple[int, int]]]:
     """``(phase, position_id, dice)``, unique, in a fixed order."""
     from helpers import PHASES, random_dice, random_position
 
-    from bg_env.core import Position
+    from bg_env.rules import Position
 
     out = []
     seen = set()

@@ -109,7 +109,7 @@ def make_case(name: str):
 
     import bg_env  # noqa: F401 (registers the Gymnasium ids)
     from bg_env import backgammon_plays_v0, backgammon_v0
-    from bg_env.core.actions import DOUBLE
+    from bg_env.rules.actions import DOUBLE
     from bg_env.envs.vector import make_vec_env
 
     if name == "raw_kernels":  # the fast path, mid-game

@@ -10,8 +10,8 @@ from gymnasium.utils import seeding
 
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, DOUBLE, DROP, ROLL, TAKE
-from bg_env.core import Position
-from bg_env.core.game import IllegalActionError, Phase
+from bg_env.rules import Position
+from bg_env.game.game import IllegalActionError, Phase
 
 START = "4HPwATDgc/ABMA"
 # x (player on roll) has one checker left on his 1-point: any roll bears it off.

@@ -1,5 +1,5 @@
 """What the AEC env's fast path does to go faster keeps the env's behaviour: the kernels
-called through their compiled entry points (:func:`bg_env.core.engine.compiled`), the
+called through their compiled entry points (:func:`bg_env.kernels.engine.compiled`), the
 generator's addresses read from its capsule, the action spaces seeded when first used,
 and the observations and reward dicts handed out never written again."""
 
@@ -15,7 +15,7 @@ import pytest
 
 from bg_env import backgammon_v0
 from bg_env.actions import N_ACTIONS
-from bg_env.core.game import PURE_PYTHON, Rules
+from bg_env.game.game import PURE_PYTHON, Rules
 
 pytestmark = pytest.mark.skipif(PURE_PYTHON, reason="the engine needs numba")
 
@@ -63,7 +63,7 @@ def test_reset_without_seed_does_not_restart_the_action_spaces():
                                            np.random.MT19937, np.random.Philox,
                                            np.random.SFC64])
 def test_bit_generator_addresses_are_those_of_the_ctypes_interface(bit_generator):
-    from bg_env.core.kernel_io import bit_generator_pointers
+    from bg_env.kernels.io import bit_generator_pointers
 
     rng = np.random.Generator(bit_generator(7))
     interface = rng.bit_generator.ctypes
@@ -74,7 +74,7 @@ def test_bit_generator_addresses_are_those_of_the_ctypes_interface(bit_generator
 
 
 def test_engine_refuses_masked_out_and_out_of_range_actions_and_keeps_its_state():
-    from bg_env.core.engine import EngineGame
+    from bg_env.kernels.engine import EngineGame
 
     engine = EngineGame(Rules(cube=False))
     rng = np.random.default_rng(4)
@@ -93,9 +93,9 @@ def test_compiled_calls_give_the_dispatchers_results(encoder):
     """An engine playing through the compiled entry points of the env's kernels and the
     same kernels called through numba's dispatcher on arrays of their own play the same
     game and encode the same observations."""
-    from bg_env.core.batch import Games
-    from bg_env.core.engine import EngineGame, compiled
-    from bg_env.core.kernel_io import bit_generator_pointers
+    from bg_env.kernels.batch import Games
+    from bg_env.kernels.engine import EngineGame, compiled
+    from bg_env.kernels.io import bit_generator_pointers
     from bg_env.envs.observation import engine_kernels, observation_space
 
     open_kernel, act_kernel = engine_kernels(encoder)

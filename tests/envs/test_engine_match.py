@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("numba")
 
-from bg_env.core.game import Phase  # noqa: E402
-from bg_env.core.match import Match  # noqa: E402
+from bg_env.game.game import Phase  # noqa: E402
+from bg_env.game.match import Match  # noqa: E402
 from bg_env.envs.backgammon import raw_env  # noqa: E402
 from bg_env.actions import ROLL  # noqa: E402
 from test_engine_variants import assert_same_env  # noqa: E402

@@ -1,6 +1,6 @@
 """``env(variant=...)`` plays every variant's money games on the engine (the rules array's
-columns, :mod:`bg_env.core.batch_rules`; the turns of the variants whose moves are not
-standard, :mod:`bg_env.core.batch_variants`; observations with the context block by
+columns, :mod:`bg_env.kernels.batch_rules`; the turns of the variants whose moves are not
+standard, :mod:`bg_env.kernels.batch_variants`; observations with the context block by
 :mod:`bg_env.envs.engine_obs`), and is the game the :class:`Game` path plays: two envs
 with the same seed, one on the engine and one handed over to a Game (reading ``env.game``)
 right after ``reset``, give the same observations (both agents, both encoders, with and

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bg_env import backgammon_plays_v0, backgammon_v0  # (importing bg_env registers the ids)
-from bg_env.core.game import IllegalActionError
+from bg_env.game.game import IllegalActionError
 
 
 class _FailsOnCall:

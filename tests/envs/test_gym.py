@@ -10,8 +10,8 @@ import pytest
 
 import bg_env  # noqa: F401  (registers bg_env/Backgammon-v0)
 from bg_env.actions import DOUBLE, N_ACTIONS, ROLL, TAKE
-from bg_env.core import Position
-from bg_env.core.game import IllegalActionError, Phase
+from bg_env.rules import Position
+from bg_env.game.game import IllegalActionError, Phase
 from bg_env.envs.gym_env import BackgammonEnv
 from helpers import assert_one_board_a_call
 

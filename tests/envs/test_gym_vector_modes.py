@@ -12,7 +12,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import NormalizeObservation, RecordEpisodeStatistics
 
 import bg_env  # noqa: F401  (registers the ids)
-from bg_env.core.game import PURE_PYTHON, IllegalActionError
+from bg_env.game.game import PURE_PYTHON, IllegalActionError
 from bg_env.envs.gym_vector import BackgammonVectorEnv, MaskedSyncVectorEnv
 
 N = 3

@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 
 from bg_env.actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
-from bg_env.core import Position, legal_plays
-from bg_env.core.game import Game, Phase
-from bg_env.core.position import BAR, InvalidPositionError
+from bg_env.rules import Position, legal_plays
+from bg_env.game.game import Game, Phase
+from bg_env.rules.position import BAR, InvalidPositionError
 from bg_env.envs import backgammon as bg_module
 from bg_env.envs import start as start_module
 from bg_env.envs.backgammon import raw_env

@@ -8,8 +8,8 @@ import pytest
 from pettingzoo.test import api_test
 
 from bg_env import backgammon_v0
-from bg_env.core.actions import DOUBLE
-from bg_env.core.match_id import MatchState
+from bg_env.rules.actions import DOUBLE
+from bg_env.rules.match_id import MatchState
 from bg_env.envs.context import CONTEXT_SIZE
 from bg_env.envs.observation import TESAURO_SIZE
 

@@ -11,14 +11,14 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from bg_env import backgammon_plays_v0, backgammon_v0
 from bg_env.actions import BEAVER, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE, encode_move
-from bg_env.core import Position
-from bg_env.core.game import IllegalActionError, Phase
+from bg_env.rules import Position
+from bg_env.game.game import IllegalActionError, Phase
 from bg_env.envs.backgammon import EnvConfig
 
 START = "4HPwATDgc/ABMA"
 BEAROFF = Position.from_layout({6: 2, 5: 2, 3: 3, 1: 1}, {6: 4, 5: 3, 4: 3, 2: 1}).position_id()
 HAVE_RENDER = importlib.util.find_spec("bg_env.envs.render") is not None
-HAVE_MATCH_ID = importlib.util.find_spec("bg_env.core.match_id") is not None
+HAVE_MATCH_ID = importlib.util.find_spec("bg_env.rules.match_id") is not None
 
 
 def first_legal(env) -> int:
@@ -359,7 +359,7 @@ def test_reset_seed_gives_same_opening_and_different_seeds_differ():
 
 # ------------------------------------------------------------------ Match ID
 def _match_state():
-    return pytest.importorskip("bg_env.core.match_id").MatchState
+    return pytest.importorskip("bg_env.rules.match_id").MatchState
 
 
 @pytest.mark.parametrize("on_roll", [0, 1])

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from helpers import assert_one_board_a_call, random_turns
 
-from bg_env.core.game import IllegalActionError
-from bg_env.core.position import Position
+from bg_env.game.game import IllegalActionError
+from bg_env.rules.position import Position
 from bg_env.envs.candidates import keep_key
 from bg_env.envs.observation import encode_boards
 from bg_env.envs.play_env import (

@@ -11,10 +11,10 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from bg_env import backgammon_plays_v0, backgammon_v0
-from bg_env.core.game import IllegalActionError, Phase
-from bg_env.core.moves import legal_plays
-from bg_env.core.position import Position
-from bg_env.core.variants import explode
+from bg_env.game.game import IllegalActionError, Phase
+from bg_env.rules.moves import legal_plays
+from bg_env.rules.position import Position
+from bg_env.rules.variants import explode
 from bg_env.envs.context import standard_view
 from bg_env.envs.play_env import N_FEATURES, PRESENT, candidate_features
 from bg_env.envs.plays_aec import PlaysEnvConfig, raw_env

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bg_env.core.actions import DOUBLE, DROP, TAKE
-from bg_env.core.game import Game, Phase, Rules
-from bg_env.core.match import Match
+from bg_env.rules.actions import DOUBLE, DROP, TAKE
+from bg_env.game.game import Game, Phase, Rules
+from bg_env.game.match import Match
 from bg_env.records import (
     Action, GameRecord, MatchRecord, RecordError, format_mat, mat_name, parse_mat, read_mat,
     replay_game, write_mat,
@@ -46,7 +46,7 @@ def _random_game(seed: int, rules: Rules, **chances) -> Game:
     return game
 
 
-def _money_session(n: int, seed0: int = 0, cube: bool = True) -> MatchRecord:
+def _money_games(n: int, seed0: int = 0, cube: bool = True) -> MatchRecord:
     record = MatchRecord(("td:models/my td.pt", "pubeval"))
     for seed in range(seed0, seed0 + n):
         record.add_game(_random_game(seed, Rules(cube=cube)), first_side=seed % 2)
@@ -76,20 +76,20 @@ def _results(record: MatchRecord) -> list[tuple]:
     return [(g.winner, g.points, g.outcome, g.score) for g in record.games]
 
 
-SESSION = _money_session(40)
-TEXT = format_mat(SESSION)
+MONEY = _money_games(40)
+TEXT = format_mat(MONEY)
 
 
 # ----------------------------------------------------------------------- round trips
-def test_money_session_round_trip_covers_cube_drops_gammons_dancing_bar_and_bear_off():
+def test_money_games_round_trip_covers_cube_drops_gammons_dancing_bar_and_bear_off():
     back = parse_mat(TEXT)
     assert back.length == 0 and TEXT.count("0 point match") == 1
     assert '; [Jacoby "Off"]' in TEXT  # (documents the rules; GNU Backgammon 1.07 ignores it)
-    assert back.players == SESSION.players
-    assert [g.actions for g in back.games] == [g.actions for g in SESSION.games]
-    assert _results(back) == _results(SESSION)
-    assert back.points() == SESSION.points()
-    # what the session covers (the seeds are fixed: these could fail only if they change)
+    assert back.players == MONEY.players
+    assert [g.actions for g in back.games] == [g.actions for g in MONEY.games]
+    assert _results(back) == _results(MONEY)
+    assert back.points() == MONEY.points()
+    # what the record covers (the seeds are fixed: these could fail only if they change)
     outcomes = {g.outcome for g in back.games}
     assert {"drop", "single", "gammon", "backgammon"} <= outcomes
     assert re.search(r"Doubles => 2\s+Takes", TEXT) and re.search(r"Doubles => \d+\s+Drops", TEXT)
@@ -105,12 +105,12 @@ def test_money_session_round_trip_covers_cube_drops_gammons_dancing_bar_and_bear
     assert all(len(gap) >= 2 for _, gap in long)
 
 
-def test_cubeless_session_round_trip_and_every_game_ends_on_a_bear_off():
-    session = _money_session(10, seed0=100, cube=False)
-    text = format_mat(session)
+def test_cubeless_money_record_round_trip_and_every_game_ends_on_a_bear_off():
+    record = _money_games(10, seed0=100, cube=False)
+    text = format_mat(record)
     assert "Doubles" not in text
     back = parse_mat(text, Rules(cube=False))
-    assert _results(back) == _results(session)
+    assert _results(back) == _results(record)
     assert all(g.outcome != "drop" for g in back.games)
 
 
@@ -139,14 +139,14 @@ def test_a_double_in_the_crawford_game_is_refused():
 
 
 def test_write_and_read_a_file(tmp_path):
-    path = tmp_path / "session.mat"
-    write_mat(path, SESSION)
-    assert read_mat(path).points() == SESSION.points()
+    path = tmp_path / "money.mat"
+    write_mat(path, MONEY)
+    assert read_mat(path).points() == MONEY.points()
 
 
 def test_write_mat_leaves_the_old_file_whole_when_stopped(tmp_path, monkeypatch):
-    path = tmp_path / "session.mat"
-    write_mat(path, SESSION)
+    path = tmp_path / "money.mat"
+    write_mat(path, MONEY)
     before = path.read_text()
 
     def killed(src, dst):
@@ -154,9 +154,9 @@ def test_write_mat_leaves_the_old_file_whole_when_stopped(tmp_path, monkeypatch)
 
     monkeypatch.setattr(os, "replace", killed)
     with pytest.raises(KeyboardInterrupt):
-        write_mat(path, replace(SESSION, games=SESSION.games[:1]))
+        write_mat(path, replace(MONEY, games=MONEY.games[:1]))
     assert path.read_text() == before
-    assert [p.name for p in tmp_path.iterdir()] == ["session.mat"]  # no session.mat.tmp
+    assert [p.name for p in tmp_path.iterdir()] == ["money.mat"]  # no money.mat.tmp
 
 
 def test_names_in_the_score_line_are_what_gnubg_reads_full_names_in_comments():
@@ -183,36 +183,36 @@ def _game_text(record: MatchRecord, i: int = 0) -> str:
 
 
 def test_an_illegal_play_names_the_game_and_move():
-    game = SESSION.games[0]
+    game = MONEY.games[0]
     first = game.actions[0]
     src, dst, _ = first.moves[0]
     bad = replace(first, moves=((src, dst, False),))  # one die of two left unplayed
-    record = replace(SESSION, games=[replace(game, actions=[bad] + game.actions[1:])])
+    record = replace(MONEY, games=[replace(game, actions=[bad] + game.actions[1:])])
     with pytest.raises(RecordError, match=r"game 1, move 1, player \d\): illegal play .*"
                                           r"legal plays: "):
         parse_mat(format_mat(record))
 
 
 def test_a_move_from_an_empty_point_is_refused():
-    game = SESSION.games[0]
+    game = MONEY.games[0]
     first = game.actions[0]
     (src, dst, hit), rest = first.moves[0], first.moves[1:]
     bad = replace(first, moves=((22, 22 - (src - dst), False),) + rest)  # 22: empty at the start
-    record = replace(SESSION, games=[replace(game, actions=[bad] + game.actions[1:])])
+    record = replace(MONEY, games=[replace(game, actions=[bad] + game.actions[1:])])
     with pytest.raises(RecordError, match=r"game 1, move 1, .*no checker of the mover's on "
                                           r"the 22-point"):
         parse_mat(format_mat(record))
 
 
 def test_a_malformed_line_names_the_game_and_move():
-    text = _game_text(SESSION).replace("  2) ", "  2) 7x: 13/8 ", 1)
+    text = _game_text(MONEY).replace("  2) ", "  2) 7x: 13/8 ", 1)
     with pytest.raises(RecordError, match=r"game 1, move 2\): cannot read '7x: 13/8"):
         parse_mat(text)
 
 
 def test_a_record_that_stops_early_or_goes_on_is_refused():
-    i = next(i for i, g in enumerate(SESSION.games) if g.outcome == "gammon")
-    lines = _game_text(SESSION, i).splitlines()
+    i = next(i for i, g in enumerate(MONEY.games) if g.outcome == "gammon")
+    lines = _game_text(MONEY, i).splitlines()
     numbered = [n for n, line in enumerate(lines) if re.match(r"\s+\d+\)", line)]
     early = "\n".join(lines[:numbered[-1]])  # the last line and the Wins line cut
     with pytest.raises(RecordError, match=r"game 1, move \d+\): the record ends before the "
@@ -221,15 +221,15 @@ def test_a_record_that_stops_early_or_goes_on_is_refused():
     later = lines[:numbered[-1] + 1] + [lines[numbered[-2]]] + lines[numbered[-1] + 1:]
     with pytest.raises(RecordError, match=rf"game 1, move {len(numbered) - 1}\): "):
         parse_mat("\n".join(later))
-    game = SESSION.games[i]
+    game = MONEY.games[i]
     extra = Action(1 - game.actions[-1].player, "roll", (3, 1), (), line=99)
     with pytest.raises(RecordError, match=r"game 1, move 99: a roll after the end of the game"):
         replay_game(replace(game, actions=game.actions + [extra]))
 
 
 def test_wrong_wins_points_or_score_line_are_refused():
-    text = _game_text(SESSION, 1)
-    points = SESSION.games[1].points
+    text = _game_text(MONEY, 1)
+    points = MONEY.games[1].points
     with pytest.raises(RecordError, match=r"\(game 1\): the record says .* wins 99 point"):
         parse_mat(re.sub(rf"Wins {points} points?", "Wins 99 points", text))
     lines = TEXT.splitlines()
@@ -266,7 +266,7 @@ def test_unsupported_rules_and_unfinished_games_cannot_be_recorded():
 
 
 def test_replay_game_checks_whose_turn_it_is():
-    game = SESSION.games[0]
+    game = MONEY.games[0]
     swapped = [replace(a, player=1 - a.player) for a in game.actions]
     assert replay_game(replace(game, actions=swapped)).result.winner == 1 - game.winner
     twice = [game.actions[0], replace(game.actions[1], player=game.actions[0].player)]
@@ -306,12 +306,12 @@ def _corrupt_line(pattern: str, old: str, new: str, after: str = " Game 2") -> s
 
 def test_an_illegal_play_names_its_line_of_the_file():
     i = 2  # the third game: two games above it
-    game = SESSION.games[i]
+    game = MONEY.games[i]
     k = next(k for k, a in enumerate(game.actions) if k >= 6 and len(a.moves) >= 2)
     bad = replace(game.actions[k], moves=game.actions[k].moves[:-1])  # a die left unplayed
-    games = list(SESSION.games)
+    games = list(MONEY.games)
     games[i] = replace(game, actions=game.actions[:k] + [bad] + game.actions[k + 1:])
-    text = format_mat(replace(SESSION, games=games))
+    text = format_mat(replace(MONEY, games=games))
     line, _ = _changed_line(TEXT, text)
     number, move = _game_and_move(text, line)
     assert number == i + 1 and move is not None
@@ -404,7 +404,7 @@ def gnubg_import(path: Path, export: Path | None = None) -> str:
 @pytest.mark.skipif(_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
 @pytest.mark.parametrize("which", ["money", "match"])
 def test_gnu_backgammon_imports_the_records(tmp_path, which):
-    record = SESSION if which == "money" else _match(7, 5)[0]  # with a Crawford game
+    record = MONEY if which == "money" else _match(7, 5)[0]  # with a Crawford game
     path, back = tmp_path / "games.mat", tmp_path / "back.mat"
     write_mat(path, record)
     out = gnubg_import(path, back)

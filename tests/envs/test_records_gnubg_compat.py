@@ -11,8 +11,8 @@ import pytest
 
 from agents import load_agent
 from agents.evaluate import evaluate
-from bg_env.core.actions import DOUBLE, TAKE
-from bg_env.core.game import Game, Phase, Rules
+from bg_env.rules.actions import DOUBLE, TAKE
+from bg_env.game.game import Game, Phase, Rules
 from bg_env.records import (
     MAX_CUBE, Action, MatchRecord, RecordError, check_rules, format_mat, mat_name, parse_mat,
     replay_game,
@@ -32,7 +32,7 @@ def _random_game(seed: int, rules: Rules | None = None) -> Game:
     return game
 
 
-def _session(names: tuple[str, str], seeds=(1, 2), rules: Rules | None = None) -> MatchRecord:
+def _record(names: tuple[str, str], seeds=(1, 2), rules: Rules | None = None) -> MatchRecord:
     record = MatchRecord(names, 0)
     for seed in seeds:
         record.add_game(_random_game(seed, rules), first_side=seed % 2)
@@ -45,7 +45,7 @@ def _score_lines(text: str) -> list[str]:
 
 
 def test_a_long_first_name_keeps_a_space_before_the_second_and_reads_back():
-    record = _session(("td:runs/2024-06-01/td_final.pt", "pubeval"))
+    record = _record(("td:runs/2024-06-01/td_final.pt", "pubeval"))
     text = format_mat(record)
     assert _score_lines(text)[0] == " td_runs/2024-06-01/td_final.pt : 0 pubeval : 0"
     back = parse_mat(text)
@@ -55,7 +55,7 @@ def test_a_long_first_name_keeps_a_space_before_the_second_and_reads_back():
 
 
 def test_short_names_keep_gnubg_columns():
-    text = format_mat(_session(("alice", "bob")))
+    text = format_mat(_record(("alice", "bob")))
     assert _score_lines(text)[0] == " alice : 0" + " " * 22 + "bob : 0"
 
 
@@ -130,7 +130,7 @@ def test_a_roll_with_no_play_where_plays_exist_is_illegal_unless_the_game_resign
 def test_rolls_are_written_larger_die_first():
     assert Action(0, "roll", (2, 6), ((24, 18, False), (13, 11, False))).text() == \
         "62: 24/18 13/11"
-    text = format_mat(_session(("a", "b"), seeds=range(1, 5)))
+    text = format_mat(_record(("a", "b"), seeds=range(1, 5)))
     rolls = re.findall(r"\b([1-6])([1-6]):", text)
     assert rolls and all(a >= b for a, b in rolls)
     assert any(a > b for a, b in rolls)
@@ -146,16 +146,16 @@ def test_a_name_is_cut_to_31_utf8_bytes_on_a_character_boundary():
 def test_commas_and_control_characters_are_replaced_in_names_and_comments():
     assert mat_name("gnu,1600") == "gnu_1600"  # (gnubg reads ',1600' as a rating)
     assert mat_name("a\nb\x00c\u2028d") == "a_b_c_d"
-    text = format_mat(_session(("a\nb", "td,2")))
+    text = format_mat(_record(("a\nb", "td,2")))
     assert '; [Player 1 "a b"]' in text and " a_b : 0" in text and "td_2 : 0" in text
     assert parse_mat(text).players == ("a b", "td,2")
 
 
 def test_equal_names_get_distinct_score_line_names():
-    text = format_mat(_session(("random", "random")))
+    text = format_mat(_record(("random", "random")))
     assert _score_lines(text)[0] == " random : 0" + " " * 21 + "random_2 : 0"
     assert parse_mat(text).players == ("random", "random")  # (the comments)
-    long = format_mat(_session(("x" * 40, "x" * 31)))
+    long = format_mat(_record(("x" * 40, "x" * 31)))
     assert _score_lines(long)[0].startswith(" " + "x" * 31 + " : 0 " + "x" * 29 + "_2 : 0")
 
 

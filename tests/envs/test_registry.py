@@ -15,8 +15,8 @@ from pettingzoo.test import api_test
 
 import bg_env
 from bg_env import backgammon_plays_v0, backgammon_v0
-from bg_env.core.actions import DOUBLE, N_ACTIONS
-from bg_env.core.game import PURE_PYTHON, Game
+from bg_env.rules.actions import DOUBLE, N_ACTIONS
+from bg_env.game.game import PURE_PYTHON, Game
 from bg_env.envs.backgammon import OrderEnforcingWrapper
 from bg_env.envs.backgammon import raw_env as moves_raw_env
 from bg_env.envs.gym_vector import BackgammonVectorEnv, MaskedSyncVectorEnv

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("PIL")
 
-from bg_env.core.position import Position  # noqa: E402
+from bg_env.rules.position import Position  # noqa: E402
 from bg_env.envs.render import (  # noqa: E402
     CUBE_RGB,
     DEFAULT_HEIGHT,
@@ -315,7 +315,7 @@ def test_pillow_is_imported_lazily():
 # carries the status, its dice sit on its side, and the Position ID is from its side.
 
 from bg_env import backgammon_plays_v0, backgammon_v0  # noqa: E402
-from bg_env.core.actions import BEAVER, DOUBLE, TAKE  # noqa: E402
+from bg_env.rules.actions import BEAVER, DOUBLE, TAKE  # noqa: E402
 from bg_env.envs.frame import game_frame  # noqa: E402
 from bg_env.envs.play_env import BackgammonPlaysEnv  # noqa: E402
 from bg_env.envs.render import player_lines  # noqa: E402
@@ -475,7 +475,7 @@ def test_play_level_views_render_rgb_array_from_the_side_to_act():
 
 
 def test_the_crawford_game_draws_no_cube_and_the_picture_names_the_score():
-    from bg_env.core.match import Match
+    from bg_env.game.match import Match
 
     g = board_geometry()
     centred = (g.cube_centre(None)[0] - 0.35 * g.cube_size, g.cube_centre(None)[1])

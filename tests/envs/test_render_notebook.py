@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("PIL")
 
 from bg_env import backgammon_plays_v0, backgammon_v0  # noqa: E402
-from bg_env.core.position import Position  # noqa: E402
+from bg_env.rules.position import Position  # noqa: E402
 from bg_env.envs.frame import game_frame  # noqa: E402
 from bg_env.envs.play_env import BackgammonPlaysEnv  # noqa: E402
 
@@ -26,7 +26,7 @@ def _seated(agent: str, render_mode: str | None):
 
 
 def test_position_svg_draws_the_checkers_where_they_stand():
-    from bg_env.core import svg
+    from bg_env.rules import svg
 
     pos = Position.from_layout({6: 7, 25: 1}, {6: 2})  # x: 7 on his 6, 1 on the bar; o: 2 on his 6
     doc = minidom.parseString(pos._repr_svg_())

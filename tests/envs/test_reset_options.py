@@ -12,8 +12,8 @@ import pytest
 
 import bg_env  # noqa: F401 (registers the Gymnasium ids)
 from bg_env import backgammon_plays_v0, backgammon_v0
-from bg_env.core.game import IllegalActionError
-from bg_env.core.match_id import MatchState
+from bg_env.game.game import IllegalActionError
+from bg_env.rules.match_id import MatchState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

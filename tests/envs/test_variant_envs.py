@@ -10,7 +10,7 @@ from pettingzoo.test import api_test
 
 import bg_env  # noqa: F401  (registers the Gymnasium ids)
 from bg_env import backgammon_v0
-from bg_env.core.actions import BOMB
+from bg_env.rules.actions import BOMB
 from bg_env.envs.vector import BackgammonVecEnv, make_vec_env
 
 SPECIAL = ["plakoto", "long_nardy", "nuclear", "sudden_death", "caucasian", "hypergammon1"]
@@ -176,7 +176,7 @@ def test_vector_env_plays_match_play_context_and_variants_on_the_kernels():
 
 def test_every_env_reads_a_position_id_with_the_variant_checker_count():
     from bg_env import backgammon_plays_v0
-    from bg_env.core.variants import get_variant
+    from bg_env.rules.variants import get_variant
     from bg_env.envs.play_env import BackgammonPlaysEnv
 
     start = get_variant("hypergammon2").start_position()

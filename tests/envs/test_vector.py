@@ -16,7 +16,7 @@ from stable_baselines3.common.vec_env import (  # noqa: E402
 )
 
 from bg_env.actions import N_ACTIONS  # noqa: E402
-from bg_env.core.game import PURE_PYTHON, Game, IllegalActionError, Phase  # noqa: E402
+from bg_env.game.game import PURE_PYTHON, Game, IllegalActionError, Phase  # noqa: E402
 from bg_env.envs.observation import COMPACT_SIZE, TESAURO_SIZE, encode  # noqa: E402
 from bg_env.envs.vector import (  # noqa: E402
     BackgammonVecEnv,

@@ -1,6 +1,6 @@
 """The vector env on the kernels in match play, with the cube and with the context block,
-in lockstep with the single Gymnasium env (the reference: :class:`~bg_env.core.match.Match`
-and :class:`~bg_env.core.game.Game` through the AEC env).
+in lockstep with the single Gymnasium env (the reference: :class:`~bg_env.game.match.Match`
+and :class:`~bg_env.game.game.Game` through the AEC env).
 
 Both draw from the same dice: the single env's generator is a Python copy of the kernel
 game's (``helpers.SplitMix``), and the random opponent draws its choice from it in both,
@@ -16,9 +16,9 @@ import pytest
 
 pytest.importorskip("numba")
 
-from bg_env.core import batch, batch_match  # noqa: E402
-from bg_env.core.game import Game, GameResult, Rules  # noqa: E402
-from bg_env.core.match import Match  # noqa: E402
+from bg_env.kernels import batch, match as batch_match  # noqa: E402
+from bg_env.game.game import Game, GameResult, Rules  # noqa: E402
+from bg_env.game.match import Match  # noqa: E402
 from bg_env.envs.context import CONTEXT_SIZE, encode_context, encode_contexts  # noqa: E402
 from bg_env.envs.gym_env import BackgammonEnv  # noqa: E402
 from bg_env.envs.kernel_batch import KernelBatch, met_tables  # noqa: E402

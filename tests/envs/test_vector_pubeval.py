@@ -1,4 +1,4 @@
-"""The pubeval opponent batched in the kernels (:mod:`bg_env.core.batch_opponents`): its
+"""The pubeval opponent batched in the kernels (:mod:`bg_env.kernels.opponents`): its
 choice equals ``agents.pubeval``'s on positions of every phase, every opponent play in a
 batched rollout is legal, the learner's results are plausible, and one seed gives one
 rollout."""
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from agents.pubeval import PubevalAgent, choose_play
-from bg_env.core import batch
-from bg_env.core.batch_opponents import turn_start
-from bg_env.core.game import PURE_PYTHON
-from bg_env.core.position import Position
-from bg_env.core.pubeval_kernels import is_race, pubeval_best
+from bg_env.kernels import batch
+from bg_env.kernels.opponents import turn_start
+from bg_env.game.game import PURE_PYTHON
+from bg_env.rules.position import Position
+from bg_env.kernels.pubeval import is_race, pubeval_best
 from bg_env.envs.kernel_batch import KernelBatch
 
 pytestmark = pytest.mark.skipif(PURE_PYTHON, reason="BG_ENV_PURE_PYTHON=1: no numba kernels")

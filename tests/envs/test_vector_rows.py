@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from bg_env.core.game import PURE_PYTHON  # noqa: E402
+from bg_env.game.game import PURE_PYTHON  # noqa: E402
 from bg_env.envs.kernel_batch import KernelBatch  # noqa: E402
 
 pytestmark = pytest.mark.skipif(PURE_PYTHON, reason="BG_ENV_PURE_PYTHON=1: no numba kernels")

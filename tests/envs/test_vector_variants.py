@@ -18,10 +18,10 @@ import pytest
 pytest.importorskip("numba")
 pytest.importorskip("stable_baselines3")
 
-from bg_env.core import batch  # noqa: E402
-from bg_env.core.batch_opponents import fitted_work, new_work, variant_plays  # noqa: E402
-from bg_env.core.game import PURE_PYTHON, Game  # noqa: E402
-from bg_env.core.pubeval_kernels import best_result, is_race  # noqa: E402
+from bg_env.kernels import batch  # noqa: E402
+from bg_env.kernels.opponents import fitted_work, new_work, variant_plays  # noqa: E402
+from bg_env.game.game import PURE_PYTHON, Game  # noqa: E402
+from bg_env.kernels.pubeval import best_result, is_race  # noqa: E402
 from bg_env.envs.context import CONTEXT_SIZE  # noqa: E402
 from bg_env.envs.kernel_batch import KernelBatch, kernels_play, pubeval_judges  # noqa: E402
 from bg_env.envs.observation import TESAURO_SIZE  # noqa: E402

@@ -21,7 +21,7 @@ from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
 from ray.rllib.utils.torch_utils import FLOAT_MIN  # noqa: E402
 
 from bg_env.actions import N_ACTIONS  # noqa: E402
-from bg_env.core.game import IllegalActionError  # noqa: E402
+from bg_env.game.game import IllegalActionError  # noqa: E402
 from bg_env.integrations.rllib import (  # noqa: E402
     ACTION_MASK,
     OBSERVATIONS,

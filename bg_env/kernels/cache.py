@@ -1,0 +1,61 @@
+"""Numba's on-disk cache of the package's kernels, kept in step with their sources.
+
+numba keys a cached kernel by the timestamp of the file that defines it, not of the files
+it calls: after ``move_kernels.py`` changes, a batch kernel in ``batch.py`` (unchanged)
+would load from the cache with the old rule compiled into it. :func:`refresh_kernel_cache`
+runs when ``bg_env`` is imported, before any kernel is: it hashes every source file of
+the packages that hold kernels and, when the hash differs from the one stamped beside the
+cache, deletes their cached kernels (``*.nbi``, ``*.nbc`` in ``__pycache__``) so that
+numba compiles them afresh. A fresh clone or ``pip install`` has nothing stale; this is
+for a checkout that pulls kernel changes. Where numba caches outside the package (a
+read-only install), the files there were written for that install's sources.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+__all__ = ["KERNEL_PACKAGES", "STAMP_NAME", "kernel_source_digest", "refresh_kernel_cache"]
+
+KERNEL_PACKAGES = ("kernels", "envs")
+"""The subpackages of ``bg_env`` whose modules define cached numba kernels."""
+
+STAMP_NAME = "bg_env_kernel_sources.sha256"
+"""The stamp file in ``kernels/__pycache__``: the digest the cached kernels were built from."""
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def kernel_source_digest(root: Path = PACKAGE_ROOT) -> str:
+    """SHA-256 over the names and bytes of every ``.py`` file in the kernel packages."""
+    digest = hashlib.sha256()
+    for package in KERNEL_PACKAGES:
+        for path in sorted((root / package).glob("*.py")):
+            digest.update(f"{package}/{path.name}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def refresh_kernel_cache(root: Path = PACKAGE_ROOT) -> bool:
+    """Delete the cached kernels under ``root`` if their sources changed; True if it did.
+
+    Does nothing (returns False) where the stamp matches, or where the folders cannot be
+    read or written: numba then caches as it would without this.
+    """
+    stamp = root / KERNEL_PACKAGES[0] / "__pycache__" / STAMP_NAME
+    try:
+        digest = kernel_source_digest(root)
+        if stamp.is_file() and stamp.read_text() == digest:
+            return False
+        for package in KERNEL_PACKAGES:
+            for cached in (root / package / "__pycache__").glob("*.nb[ic]"):
+                cached.unlink(missing_ok=True)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        partial = stamp.with_name(f"{STAMP_NAME}.{os.getpid()}.tmp")
+        partial.write_text(digest)
+        os.replace(partial, stamp)
+    except OSError:
+        return False
+    return True

@@ -1,0 +1,142 @@
+"""The doubling cube's rules, the options of a game and how a game ended.
+
+Rules source: ``docs/RULES.md`` §5 (scoring options) and §6 (the doubling cube). Pure
+Python: :class:`~bg_env.game.game.Game` (and through it the environments) asks these
+functions whether a double is allowed and what the cube turns to; the kernels of
+:mod:`bg_env.kernels.batch` follow them.
+
+* :class:`Rules`: the rule options of a game (cube, Jacoby, beavers, automatic doubles,
+  the highest cube, gammons, the cube's progression, the variant).
+* :func:`next_cube_value`, :func:`cube_value_allowed`, :func:`may_double`: the cube.
+* :class:`GameResult`, :class:`Phase`, :class:`IllegalActionError`: what a game reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .outcome import GAMMON_RULES
+from .variants import get_variant
+
+__all__ = ["Rules", "GameResult", "Phase", "IllegalActionError", "next_cube_value",
+           "cube_value_allowed", "may_double", "check_cube"]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class Phase:
+    """Names of the decision phases (plain strings, for readable logs and infos)."""
+
+    CUBE = "cube"
+    TAKE = "take"
+    BEAVER_TAKE = "beaver_take"
+    MOVE = "move"
+    OVER = "over"
+
+    ALL = (CUBE, TAKE, BEAVER_TAKE, MOVE, OVER)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options of a money game (RULES.md §5-§6)."""
+
+    cube: bool = True
+    """Play with the doubling cube."""
+    jacoby: bool = False
+    """Gammons and backgammons count single until a double has been taken (a cube
+    owned). With ``cube=False`` no double is ever taken, so every gammon counts single,
+    as GNU Backgammon scores it (its test is the centred cube alone)."""
+    beaver: bool = False
+    """A doubled player may beaver: redouble at once and keep the cube."""
+    auto_doubles: int = 0
+    """How many opening-roll ties double the stake automatically (0 = none)."""
+    max_cube: int = 64
+    """Highest cube value a double may reach; 0 = no limit."""
+    gammons: str = "all"
+    """``"all"``, ``"no_backgammons"`` (backgammons count as gammons) or ``"none"``."""
+    cube_progression: str = "geometric"
+    """``"geometric"`` (2, 4, 8, ...) or ``"arithmetic"`` (2, 3, 4, ...)."""
+    variant: str = "standard"
+    """The rule variant (:data:`bg_env.rules.variants.VARIANTS`; RULES.md §7)."""
+
+    def __post_init__(self) -> None:
+        get_variant(self.variant)  # raises ValueError naming the known variants
+        for name in ("cube", "jacoby", "beaver"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
+        if self.gammons not in GAMMON_RULES:
+            raise ValueError(f"gammons={self.gammons!r}: expected one of {list(GAMMON_RULES)}")
+        if self.cube_progression not in ("geometric", "arithmetic"):
+            raise ValueError(
+                f"cube_progression={self.cube_progression!r}: expected 'geometric' or 'arithmetic'"
+            )
+        if not isinstance(self.max_cube, int) or self.max_cube < 0:
+            raise ValueError(f"max_cube={self.max_cube!r}: expected an integer >= 0 (0 = no limit)")
+        if not isinstance(self.auto_doubles, int) or self.auto_doubles < 0:
+            raise ValueError(f"auto_doubles={self.auto_doubles!r}: expected an integer >= 0")
+
+    @classmethod
+    def keys(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended.
+
+    Attributes:
+        winner: the side (0 or 1) that won.
+        outcome: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"drop"``.
+        cube_value: the cube value when the game ended (before the double for a drop).
+        points: what the winner scores under the rules.
+    """
+
+    winner: int
+    outcome: str
+    cube_value: int
+    points: int
+
+
+def next_cube_value(value: int, progression: str = "geometric") -> int:
+    """The cube value after one more double."""
+    if progression == "arithmetic":
+        return 2 if value < 2 else value + 1
+    return value * 2
+
+
+def cube_value_allowed(value: int, rules: Rules) -> bool:
+    """Whether a double may take the cube to ``value``: within ``max_cube`` (0: no limit)."""
+    return rules.max_cube == 0 or value <= rules.max_cube
+
+
+def may_double(rules: Rules, cube_value: int, cube_owner: int, side: int) -> bool:
+    """Whether ``side`` may double (RULES.md §6): the cube is in play, centred or his, and
+    the next value is allowed. (The game's phase is the caller's to check.)"""
+    if not rules.cube or cube_owner not in (-1, side):
+        return False
+    return cube_value_allowed(next_cube_value(cube_value, rules.cube_progression), rules)
+
+
+def check_cube(rules: Rules, cube_value: int, cube_owner: int) -> None:
+    """Check a cube set from outside (a Match ID, an XGID, a start position).
+
+    Raises:
+        ValueError: the value is not one the rules can reach (no cube, over ``max_cube``,
+            not on the progression) or the owner is not -1, 0 or 1.
+    """
+    if cube_owner not in (-1, 0, 1) or isinstance(cube_owner, bool):
+        raise ValueError(f"cube owner {cube_owner!r}: expected -1 (centred), 0 or 1")
+    if not isinstance(cube_value, (int, np.integer)) or isinstance(cube_value, bool) or cube_value < 1:
+        raise ValueError(f"cube value {cube_value!r}: expected an integer >= 1")
+    if cube_value == 1:
+        return
+    if not rules.cube:
+        raise ValueError(f"cube value {cube_value}: the cube is off in these rules (cube=False)")
+    if not cube_value_allowed(cube_value, rules):
+        raise ValueError(f"cube value {cube_value}: over max_cube={rules.max_cube}")
+    if rules.cube_progression == "geometric" and cube_value & (cube_value - 1):
+        raise ValueError(f"cube value {cube_value}: not a power of two (geometric cube)")
