@@ -14,7 +14,7 @@ Timing (:mod:`agents.bench_timing`): the rows take turns of about 0.1 s, ``secon
 in all, timed by this process's CPU time, not the wall clock (the machine may be shared);
 pgx, which runs JAX's threads, keeps its own wall-clock loop. A legal-play row times
 blocks of :data:`MOVEGEN_BLOCK` calls, not single calls, so that reading the clock adds
-next to nothing to a call of a few microseconds. Below the table, issue 10's
+next to nothing to a call of a few microseconds. Below the table, the speed
 targets (``TARGETS``), each with its ratio and the quartiles of the rounds' ratios:
 ``env()`` and the vector env against OpenSpiel, the numba legal-play kernel against
 gnubg-nn's move generator (both given their input already converted: int8 arrays for the
@@ -418,7 +418,7 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
               targets_only: bool = False) -> dict:
     """Measure and print the table (or JSON); returns the numbers. ``variants_only``: only
     the per-variant rows (:func:`variant_rows`); ``targets_only``: only the rows that
-    issue 10's targets need (:data:`agents.bench_timing.TARGETS`).
+    the speed targets need (:data:`agents.bench_timing.TARGETS`).
 
     Raises:
         ValueError: ``seconds`` is not a positive number.

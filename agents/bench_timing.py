@@ -1,5 +1,5 @@
 """Timing for ``bg-env bench`` (:mod:`agents.bench`): rows timed by this process's CPU
-time, in turns, and issue 10's speed targets as ratios of rows.
+time, in turns, and the speed targets as ratios of rows.
 
 Why CPU time and turns: the rows run in one process, one thread each; on a machine shared
 with other jobs the wall clock also counts the time spent waiting for a core, which
@@ -31,7 +31,7 @@ TARGETS = (
     ("vector env (one process), games/s", VEC_ROW, OPENSPIEL_ROW, 8.0),
     ("legal-play kernel, calls/s", KERNEL_ROW, GNUBG_ROW, 1.0),
 )
-"""Issue 10's speed targets: (what, row, baseline row, the ratio to reach)."""
+"""The speed targets: (what, row, baseline row, the ratio to reach)."""
 
 
 def timed(fn: Callable[[], int], seconds: float) -> tuple[float, float]:
@@ -89,7 +89,7 @@ def games_row(fn: Callable[[], int]) -> Callable[[], tuple[int, int]]:
 
 
 def target_ratios(rows: dict[str, dict]) -> dict[str, dict]:
-    """Issue 10's targets (:data:`TARGETS`) from measured ``rows`` (as :func:`interleaved`
+    """The speed targets (:data:`TARGETS`) from measured ``rows`` (as :func:`interleaved`
     returns them): ``{what: {"ratio", "low", "high", "target", "met", "row", "base"}}``
     (``low``/``high``: the lowest and highest ratio of one round), or ``{"skipped": why}``
     when a row is missing."""
@@ -116,7 +116,7 @@ def _quartiles(values: list[float]) -> tuple[float, float]:
 
 
 def print_targets(targets: dict[str, dict], skipped: dict[str, str]) -> None:
-    print(f"\n{'issue 10 target':36s} {'ratio':>7s} {'quartiles':>13s} {'target':>8s}")
+    print(f"\n{'speed target':36s} {'ratio':>7s} {'quartiles':>13s} {'target':>8s}")
     for what, t in targets.items():
         if "skipped" in t:
             why = "; ".join(f"{n}: {skipped[n]}" for n in skipped if n in t["skipped"])

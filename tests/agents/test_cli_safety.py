@@ -1,5 +1,5 @@
 """The command line from any folder, safe model loading, and bad input: each gets a clear
-error that names it (issue 11)."""
+error that names it."""
 
 from __future__ import annotations
 

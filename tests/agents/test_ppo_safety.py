@@ -1,4 +1,4 @@
-"""PPO training and bad input (issue 11): settings that are out of range are refused naming
+"""PPO training and bad input: settings that are out of range are refused naming
 the key and the file, ``--resume`` never rewinds and leaves the checkpoint as it was, the
 library logs instead of printing, and unreadable checkpoints name the file."""
 
