@@ -29,6 +29,8 @@ import logging
 import math
 import os
 import sys
+import textwrap
+from dataclasses import asdict
 
 __all__ = ["main"]
 
@@ -108,6 +110,11 @@ def cmd_train(args) -> int:
         if isinstance(s, dict):
             print(f"  vs {spec:8s} win {s['win_rate']:6.1%}  ppg {s['ppg']:+.3f} +- {s['ppg_ci95']:.3f}"
                   f"  ({s['games']} games)")
+    from .report import next_commands
+
+    print("\nnext:")
+    for line in next_commands(asdict(cfg)):
+        print(f"  {line}")
     return 0
 
 
@@ -191,6 +198,8 @@ def cmd_eval(args) -> int:
         stats = evaluate(a, b, games=args.games, seed=args.seed, cube=cube,
                          progress=not args.quiet, checkpoint=checkpoint,
                          workers=args.workers, **saving, **options)
+    if stats.agent_a == stats.agent_b:  # td against td: the table tells the seats apart
+        stats.agent_a, stats.agent_b = f"{stats.agent_a} (A)", f"{stats.agent_b} (B)"
     print(stats.table())
     if saving:
         _save_mat(args.save_mat, saving.get("records") or [saving["record"]])
@@ -300,11 +309,73 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bg-env", description="bg_env: backgammon for RL research")
-    sub = parser.add_subparsers(dest="command", required=True)
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that keeps the examples' lines as written and shows each flag's default (where
+    it has one that its help does not already say)."""
 
-    t = sub.add_parser("train", help="train a baseline from a YAML config")
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (action.default is None or action.default is False
+                or action.default == argparse.SUPPRESS or "default" in text
+                or not action.option_strings):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+MAIN_EXAMPLES = """\
+examples:
+  bg-env train                                    train TD-Gammon on the default config
+  bg-env eval td:runs/default/model.pt pubeval    evaluate the model just trained
+  bg-env eval td gnubg --games 1000 --seed 2026   the shipped td against GNU Backgammon
+  bg-env play --opponent td                       play against td in the terminal
+  bg-env bench                                    speed, side by side with OpenSpiel
+
+'bg-env COMMAND --help' tells more; the documentation is in docs/ (cli.md, agents.md)."""
+
+EVAL_EXAMPLES = """\
+examples:
+  bg-env eval td pubeval --games 1000 --seed 2026     cubeless money games
+  bg-env eval td td+naive --cube --games 600          what td's cube decisions are worth
+  bg-env eval td pubeval --match 7 --games 100        7-point matches
+  bg-env eval td:2ply gnubg --workers 2               two processes, the same games
+  bg-env eval td pubeval --checkpoint eval.json       Ctrl-C, then the same command goes on
+"""
+
+
+def _fill(text: str) -> str:
+    """A description as one paragraph of the help's width."""
+    return textwrap.fill(text, width=88)
+
+
+def _spec_list() -> str:
+    """The agent specs, one paragraph each, for ``eval --help`` and ``play --help``."""
+    from . import SPECS
+
+    specs = dict(SPECS, **{"SPEC+naive": "the same checker play, but never doubles and "
+                                         "always takes (td+naive)"})
+    lines = ["agent specs (A, B, --opponent):"]
+    for name, text in specs.items():
+        lines += textwrap.wrap(text, width=88, initial_indent=f"  {name:11s}",
+                               subsequent_indent=" " * 13)
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bg-env", description=_fill("bg_env: backgammon for reinforcement-learning research: "
+        "train and evaluate agents, play against them, measure speed."),
+        epilog=MAIN_EXAMPLES, formatter_class=_HelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    t = sub.add_parser("train", help="train a baseline from a YAML config",
+                       description=_fill("Train an agent from a YAML config, evaluate it and write "
+                       "a report, the model and a checkpoint into the config's run_dir."),
+                       epilog="examples:\n"
+                       "  bg-env train                                  configs/default.yaml\n"
+                       "  bg-env train td --set games=50000 hidden=160  a longer TD run\n"
+                       "  bg-env train ppo --workers 4                  MaskablePPO, 4 processes\n"
+                       "  bg-env train --resume                         go on after a stop\n",
+                       formatter_class=_HelpFormatter)
     t.add_argument("config", nargs="?",
                    help="YAML config: a path, or a shipped one by name (td, ppo, td_distill, "
                         "default; the default is default)")
@@ -318,13 +389,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes playing the training games (the config's 'workers' key)")
     t.set_defaults(func=cmd_train)
 
-    e = sub.add_parser("eval", help="play agent A against agent B")
-    e.add_argument("agent_a", help="agent spec, e.g. td, ppo:PATH, pubeval, random")
-    e.add_argument("agent_b", help="agent spec")
+    e = sub.add_parser("eval", help="play agent A against agent B",
+                       description=_fill("Play agent A against agent B and print A's points per "
+                       "game with its 95% confidence interval. Games are played in pairs "
+                       "with the same dice and the seats swapped."),
+                       epilog=EVAL_EXAMPLES + "\n" + _spec_list(), formatter_class=_HelpFormatter)
+    e.add_argument("agent_a", metavar="A", help="agent spec (listed below), e.g. td")
+    e.add_argument("agent_b", metavar="B", help="agent spec, e.g. pubeval")
     e.add_argument("--games", type=_positive_int, default=1000,
                    help="games, played in pairs with the same dice and the seats swapped "
                         "(an odd number is rounded up to the next pair)")
-    e.add_argument("--seed", type=_seed, default=0)
+    e.add_argument("--seed", type=_seed, default=0,
+                   help="the dice's seed: the same seed gives the same games")
     e.add_argument("--cube", action="store_true", help="play with the doubling cube")
     e.add_argument("--cube-naive", choices=("A", "B", "both"),
                    help="make agent A, B or both cube-naive (never double, always take; the "
@@ -357,23 +433,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes that play the pairs of games (default 1); the same games "
                         "and statistics as one (not for agents with their own generator, "
                         "such as random)")
-    e.add_argument("--quiet", action="store_true")
+    e.add_argument("--quiet", action="store_true", help="no progress bar")
     e.set_defaults(func=cmd_eval)
 
-    p = sub.add_parser("play", help="play against an agent in the terminal")
-    p.add_argument("--opponent", default="td", help="agent spec (default td)")
-    p.add_argument("--seed", type=_seed, default=None)
+    p = sub.add_parser("play", help="play against an agent in the terminal",
+                       description=_fill("Play a game against an agent in the terminal: type your "
+                       "play in Magriel notation (8/5 6/5), 'hint' for the agent's choice, "
+                       "'help' for every command, 'quit' to stop."),
+                       epilog=_spec_list(), formatter_class=_HelpFormatter)
+    p.add_argument("--opponent", default="td", help="agent spec (listed below)")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="the dice's seed (default: new dice each time)")
     p.add_argument("--cube", action="store_true", help="play with the doubling cube")
     p.add_argument("--variant", default="standard", help="rule variant, e.g. plakoto")
     p.set_defaults(func=cmd_play)
 
-    b = sub.add_parser("bench", help="measure speed side by side")
+    b = sub.add_parser("bench", help="measure speed side by side",
+                       description=_fill("Measure random self-play side by side with OpenSpiel "
+                       "(and pgx, gnubg-nn where installed), in process CPU time."),
+                       formatter_class=_HelpFormatter)
     b.add_argument("--seconds", type=_positive_seconds, default=3.0, help="time per measurement")
     b.add_argument("--json", action="store_true", help="print the numbers as JSON")
     b.add_argument("--variants", action="store_true",
                    help="only the per-variant rows (env() random self-play, every variant)")
     b.add_argument("--targets", action="store_true",
-                   help="only the rows of issue 10's speed targets (env() and the vector env "
+                   help="only the rows of the speed targets (env() and the vector env "
                         "against OpenSpiel, the legal-play kernel against gnubg-nn)")
     b.set_defaults(func=cmd_bench)
     return parser
