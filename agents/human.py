@@ -4,9 +4,11 @@ The person is ``player_0`` (X on the text board). Plays are typed in Magriel not
 (``13/7*/5``, ``bar/22``, ``6/off``, ``8/4(2)``); after moves the engine played alone
 (forced), either the rest or the whole play; a bad entry prints why and the legal plays.
 Cube offers are answered by typing ``take``/``drop``; before rolling, ``double`` (``bomb``
-in the nuclear variant) or just Enter to roll. ``quit`` (or the end of the input, Ctrl-D)
-ends the game. The board is always drawn from the person's side, and the opponent's turns
-are told with their rolls (``pubeval rolls 4-3: 24/13``; see :mod:`agents.human_view`).
+in the nuclear variant) or just Enter to roll. ``hint`` asks the opponent agent what it
+would do in the person's place, ``help`` (or ``?``) lists the commands, ``quit`` (or the
+end of the input, Ctrl-D) ends the game. The board is always drawn from the person's side,
+and the opponent's turns are told with their rolls in the person's numbering
+(``pubeval rolls 4-3: 1/12``; see :mod:`agents.human_view`).
 Any rule variant can be played (``bg-env play --variant plakoto``).
 """
 
@@ -23,20 +25,53 @@ from bg_env.rules.magriel import (IllegalMoveError, InvalidNotationError, format
 from bg_env.rules.moves import Play
 
 from .base import PlayAgent
-from .human_view import PERSON, board_text, event_text, forced_text
+from .human_view import HELP, PERSON, board_text, event_text, forced_text
 
 __all__ = ["HumanAgent", "play_human", "read_play"]
 
 
+QUIT = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?", "h")
+
+
 class HumanAgent(PlayAgent):
-    """Asks a person (through ``ask``/``say``) for plays and cube decisions."""
+    """Asks a person (through ``ask``/``say``) for plays and cube decisions; ``adviser``
+    (an agent, the opponent in ``bg-env play``) answers ``hint``."""
 
     name = "human"
 
     def __init__(self, ask: Callable[[str], str] = input,
-                 say: Callable[[str], None] = print) -> None:
+                 say: Callable[[str], None] = print, adviser=None,
+                 adviser_name: str = "the opponent") -> None:
         super().__init__()
         self.ask, self.say = ask, say
+        self.adviser, self.adviser_name = adviser, adviser_name
+
+    def _common(self, text: str, env) -> bool:
+        """Handle ``quit``, ``help`` and ``hint``; whether ``text`` was one of them."""
+        if text in QUIT:
+            raise KeyboardInterrupt
+        if text in HELP_WORDS:
+            bomb = ", or bomb" if env.game.variant.bomb else ""
+            self.say(HELP.format(opponent=self.adviser_name, bomb=bomb))
+            return True
+        if text == "hint":
+            self.say(self._hint(env))
+            return True
+        return False
+
+    def _hint(self, env) -> str:
+        if self.adviser is None:
+            return "No hint: no agent to ask."
+        game = env.game
+        if game.phase == Phase.MOVE:
+            plays = game.legal_continuations()
+            chosen = self.adviser.choose_play(plays, env)
+            whole = format_play(tuple(game.played) + chosen.moves)
+            return f"{self.adviser_name} would play {whole}."
+        names = {ROLL: "roll", DOUBLE: "double", TAKE: "take", DROP: "drop", BEAVER: "beaver",
+                 BOMB: "bomb"}
+        return f"{self.adviser_name} would {names[int(self.adviser.act(env))]}."
 
     def choose_play(self, plays, env):
         game = env.game
@@ -48,10 +83,10 @@ class HumanAgent(PlayAgent):
             self.say(f"Forced: {format_play(done)}; enter the rest (or the whole play)")
         while True:
             text = self.ask(f"Your move ({roll_text(game.dice)}): ").strip()
-            if text.lower() in ("quit", "exit", "q"):
-                raise KeyboardInterrupt
+            if self._common(text.lower(), env):
+                continue
             if not text:
-                self.say(f"Type a play such as {plays[0].notation} (or quit).")
+                self.say(f"Type a play such as {plays[0].notation} (or help, or quit).")
                 continue
             try:
                 return read_play(game, plays, text)
@@ -66,8 +101,8 @@ class HumanAgent(PlayAgent):
             f"You are doubled to {env.game.pending_cube}. [{'/'.join(choices)}] "
         while True:
             text = self.ask(prompt).strip().lower() or ("roll" if ROLL in legal else "")
-            if text in ("quit", "exit", "q"):
-                raise KeyboardInterrupt
+            if self._common(text, env):
+                continue
             if text in choices:
                 return choices[text]
             self.say(f"Please type one of: {', '.join(choices)}")
@@ -108,8 +143,10 @@ def play_human(opponent: str, seed: int | None = None, cube: bool = False,
     env = backgammon_v0.raw_env(cube=cube, render_mode="ansi", variant=variant)
     env.reset(seed=seed)
     env.game.events = []  # the record tells the opponent's turns (human_view)
-    human, bot = HumanAgent(ask, say), load_agent(opponent)
-    say(f"You are X (player_0), moving from 24 down to 1. Opponent: {opponent}.")
+    bot = load_agent(opponent)
+    human = HumanAgent(ask, say, adviser=bot, adviser_name=opponent)
+    say(f"You are X (player_0), moving from 24 down to 1. Opponent: {opponent}. "
+        "Type help for the commands, quit to stop.")
     try:
         _play_out(env, human, bot, opponent, say)
     except (KeyboardInterrupt, EOFError):  # Ctrl-C, quit, or the end of the input
@@ -146,7 +183,7 @@ def _tell(game, opponent: str, say, asked: bool) -> bool:
             if not asked:
                 say(forced_text(event))
             asked = False
-        elif (text := event_text(event, opponent)) is not None:
+        elif (text := event_text(event, opponent, game.variant)) is not None:
             say(text)
     game.events.clear()
     return asked

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from agents import load_agent
 from agents.human import HumanAgent, play_human
+from agents.human_view import board_text, in_persons_numbering
 from bg_env import backgammon_v0
 from bg_env.rules.notation import format_play
 
@@ -56,7 +58,7 @@ def test_after_a_forced_move_a_wrong_entry_lists_the_rest_that_can_be_played():
 def test_an_empty_entry_asks_for_a_play_with_an_example():
     env = _forced_bar_env()
     said = _play(env, ["", "13/9(3)"])
-    assert said[2].startswith("Type a play such as ") and said[2].endswith("(or quit)."), said
+    assert said[2].startswith("Type a play such as ") and said[2].endswith("(or help, or quit)."), said
     assert "not legal" not in " ".join(said)
     assert format_play(env.game.last_play) == "bar/21 13/9(3)"
 
@@ -109,11 +111,11 @@ def test_every_turn_of_the_opponent_is_told_with_its_roll(captured):
     assert len(theirs) + len(ours) == game.turns + 1  # turns leaves out the last play
 
 
-def test_the_opponents_roll_and_play_are_said_in_gnubg_notation():
+def test_the_opponents_roll_and_play_are_said_in_gnubg_notation_and_the_persons_numbering():
     said = []
     answers = iter(["double", "quit"])
     play_human("pubeval", seed=4, cube=True, ask=lambda p: next(answers), say=said.append)
-    assert said[1] == "pubeval rolls 6-5: 24/13"
+    assert said[1] == "pubeval rolls 6-5: 1/12"  # his 24/13: the run from the person's 1
     assert "pubeval takes." in said and "cube 2 (pubeval's)" in said[-2]
 
 
@@ -140,6 +142,42 @@ def test_the_persons_roll_is_written_higher_die_first_as_the_opponents_are():
     env = backgammon_v0.raw_env(cube=False, render_mode="ansi")
     env.reset(seed=0, options={"xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:1:25:0:0:0:0:10"})
     assert tuple(env.game.dice) == (2, 5)  # rolled low die first
+    assert " dice: 5-2" in board_text(env.game, "pubeval")  # the board as the prompt
     said = _play(env, ["24/18", "13/11 13/8"])
     assert said[0] == "Your move (5-2): "
     assert said[1].startswith("play '24/18' with 5-2 ")
+
+
+def test_help_and_question_mark_list_the_commands_and_quitting(captured):
+    said, answers = [], iter(["help", "?", "quit"])
+    play_human("pubeval", seed=3, ask=lambda p: next(answers), say=said.append)
+    assert "help for the commands, quit to stop" in said[0]  # said before any prompt
+    helps = [s for s in said if s.startswith("Commands:")]
+    assert len(helps) == 2 and "hint" in helps[0] and "quit" in helps[0]
+    assert "what pubeval would play" in helps[0]
+    assert said[-1] == "Game abandoned."
+
+
+def test_hint_names_the_opponents_choice_and_leaves_the_game_as_it_was(captured):
+    said, answers = [], iter(["hint", "quit"])
+    play_human("pubeval", seed=3, ask=lambda p: next(answers), say=said.append)
+    env = captured["env"]
+    hint = next(s for s in said if " would play " in s)
+    plays = env.game.legal_continuations()
+    expected = load_agent("pubeval").choose_play(plays, env).notation
+    assert hint == f"pubeval would play {expected}."
+    assert env.game.phase == "move" and not env.game.played  # nothing was played
+
+
+def test_hint_at_the_cube_says_the_decision():
+    said, answers = [], iter(["hint", "quit"])
+    play_human("pubeval", seed=4, cube=True, ask=lambda p: next(answers), say=said.append)
+    assert "pubeval would roll." in said  # pubeval never doubles
+
+
+@pytest.mark.parametrize("variant, text, mine", [
+    ("standard", "24/13", "1/12"), ("standard", "bar/22* 6/off", "bar/3* 19/off"),
+    ("standard", "8/4(2)", "17/21(2)"), ("long_nardy", "24/17", "12/5"),
+    ("long_nardy", "10/off", "22/off")])
+def test_the_opponents_moves_in_the_persons_numbering(variant, text, mine):
+    assert in_persons_numbering(text, variant) == mine
