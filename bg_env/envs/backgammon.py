@@ -82,15 +82,56 @@ __all__ = ["env", "raw_env", "EnvConfig", "IllegalActionError", "START_OPTIONS",
 
 
 def env(**kwargs) -> AECEnv:
-    """The environment with PettingZoo's standard wrappers (:mod:`bg_env.envs.wrappers`):
-    an illegal action ends the game against the offender (reward -1), actions out of range
-    are rejected, and the API order is enforced."""
+    """Backgammon for two agents, ``player_0`` and ``player_1``, as a PettingZoo AEC env,
+    with PettingZoo's standard wrappers (:mod:`bg_env.envs.wrappers`): an illegal action
+    ends the game against the offender (reward -1), actions out of range are rejected,
+    and the API order is enforced. One step is one checker move or cube decision.
+
+    Args:
+        variant: the rule variant, ``"standard"`` (default), ``"nackgammon"``,
+            ``"hypergammon1"``..``"hypergammon3"``, ``"longgammon"``, ``"sudden_death"``,
+            ``"nuclear"``, ``"plakoto"``, ``"caucasian"`` or ``"long_nardy"``
+            (``bg_env.VARIANTS``; docs/RULES.md §7).
+        cube: play with the doubling cube (default False).
+        jacoby: gammons count single until a double is taken (default False).
+        beaver: a doubled player may beaver (default False).
+        auto_doubles: opening ties that double the stake automatically (default 0).
+        max_cube: the highest cube value, 0 for no limit (default 64).
+        gammons: ``"all"`` (default), ``"no_backgammons"`` or ``"none"``.
+        cube_progression: ``"geometric"`` (2, 4, 8; default) or ``"arithmetic"``.
+        reward: ``"points"`` (cube x 1, 2 or 3; default) or ``"win"`` (+-1).
+        observation: the encoder, ``"tesauro"`` (float32[212]; default) or ``"compact"``.
+        context: append the 68-value context block (variant, bomb, pins, match score);
+            ``None`` (default): in every variant but standard and in match play.
+        match_length: 0 (default) for a money game, N (1..25) for a match to N points.
+        match_reward: ``"result"`` (+-1 at the match's end; default) or ``"equity"``.
+        max_turns: truncate a game after this many turns (default None: never).
+        render_mode: ``None`` (default), ``"ansi"``, ``"human"`` or ``"rgb_array"``.
+
+    Returns:
+        The wrapped env; ``env.unwrapped`` is the :class:`raw_env`.
+
+    Raises:
+        ValueError: an unknown keyword or a bad value, named in the message.
+
+    Example:
+        >>> from bg_env import backgammon_v0
+        >>> env = backgammon_v0.env(cube=True)
+        >>> env.reset(seed=0)
+        >>> env.agent_selection, env.action_space("player_0")
+        ('player_0', Discrete(156))
+
+    ``reset(seed=..., options=...)`` starts from a ``position_id``, ``match_id`` or
+    ``xgid`` with given ``dice``. The observation, actions and rewards are in the module
+    documentation (:mod:`bg_env.envs.backgammon`) and on the env's docs page.
+    """
     return wrap(raw_env(**kwargs), illegal_reward=-1)
 
 
 class raw_env(AECEnv):
     """Backgammon without wrappers: an illegal action raises :class:`IllegalActionError`
-    and leaves the state unchanged. See the module docstring.
+    and leaves the state unchanged. It takes the keywords of :func:`env`; the observation,
+    actions and rewards are in the module docstring.
 
     Speed: a money game of any variant (with or without the context block and the cube),
     and each game of a match, started without options runs on the array kernels of

@@ -37,16 +37,7 @@ Rendering:
     :meth:`render`.
 
 Arguments:
-    opponent: an agent object with ``act(env) -> int``, a callable ``f(env) -> int``, or
-        a spec string; ``"random"`` (uniform over the legal actions) is built in, other
-        specs (``"pubeval"``, ``"td"``, ...) are looked up in the opponent registry
-        (:mod:`bg_env.envs.opponents`), which the agents package fills. An opponent with
-        a generator of its own (``"random:7"``, ``agents.RandomAgent``) is reseeded by
-        ``reset(seed=...)`` (:func:`~bg_env.envs.opponents.seed_opponent`): one seed, one game.
-    learner: ``None`` (random colour per episode), ``"player_0"`` or ``"player_1"``.
-    illegal_action: ``"lose"`` (default) or ``"raise"``.
-    illegal_reward: the learner's reward for an illegal action under ``"lose"``.
-    **config: the two-agent env's configuration (:class:`~bg_env.envs.backgammon.EnvConfig`).
+    The keywords of :class:`BackgammonEnv` (its docstring lists them).
 """
 
 from __future__ import annotations
@@ -98,7 +89,30 @@ def _game_seed(rng: np.random.Generator) -> int:
 
 
 class BackgammonEnv(gym.Env):
-    """See the module docstring."""
+    """One learner against a fixed opponent, one checker move or cube decision a step:
+    ``gymnasium.make("bg_env/Backgammon-v0", opponent="pubeval")``. The observation,
+    actions, rewards and rendering are in the module docstring (:mod:`bg_env.envs.gym_env`).
+
+    Args:
+        opponent: an agent object with ``act(env) -> int``, a callable ``f(env) -> int``, or
+            a spec string; ``"random"`` (uniform over the legal actions) is built in, other
+            specs (``"pubeval"``, ``"td"``, ...) are looked up in the opponent registry
+            (:mod:`bg_env.envs.opponents`), which the agents package fills. An opponent with
+            a generator of its own (``"random:7"``, ``agents.RandomAgent``) is reseeded by
+            ``reset(seed=...)`` (:func:`~bg_env.envs.opponents.seed_opponent`): one seed, one game.
+        learner: ``None`` (random colour per episode), ``"player_0"`` or ``"player_1"``.
+        illegal_action: ``"lose"`` (default) or ``"raise"``.
+        illegal_reward: the learner's reward for an illegal action under ``"lose"``.
+        **config: every keyword of :func:`bg_env.backgammon_v0.env` (``variant``,
+            ``cube``, ``reward``, ``observation``, ``match_length``, ...).
+
+    Example:
+        >>> import gymnasium as gym, bg_env
+        >>> env = gym.make("bg_env/Backgammon-v0", opponent="random")
+        >>> obs, info = env.reset(seed=0)
+        >>> obs.shape, int(env.unwrapped.action_masks().sum()) > 0
+        ((212,), True)
+    """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 

@@ -70,24 +70,7 @@ Episode End:
     would never get a choice is replaced by a new one at ``reset`` (vanishingly rare).
 
 Arguments:
-    opponent: ``"random"`` (uniform over the legal plays, from the env's generator), a
-        spec such as ``"pubeval"`` or ``"td:PATH"`` (looked up in the opponent registry,
-        :mod:`bg_env.envs.opponents`), an object with ``choose_play(plays, env) -> Play``, or a callable
-        ``f(plays, env)`` returning a ``Play`` or an index into ``plays``. It can be
-        swapped between episodes with :meth:`set_opponent`. An opponent with a generator
-        of its own (``"random:7"``) is reseeded by ``reset(seed=...)``
-        (:func:`~bg_env.envs.opponents.seed_opponent`): one seed, one game.
-    max_candidates: K, the number of candidate rows (default 64).
-    learner: ``None`` (colour drawn each episode), ``"player_0"`` or ``"player_1"``.
-    reward: ``"points"`` or ``"win"``.
-    illegal_action: ``"lose"`` (default) or ``"raise"``.
-    illegal_reward: the learner's reward for an illegal action under ``"lose"``.
-    skip_forced: play the learner's one-choice turns without a step.
-    render_mode: ``None``, ``"ansi"``, ``"human"`` (the ``"ansi"`` board printed once a
-        :meth:`reset` and a :meth:`step`) or ``"rgb_array"`` (the picture of
-        :mod:`bg_env.envs.frame`, from the side to act).
-    **rules: :class:`~bg_env.game.game.Rules` options (``gammons``, ...); the game is
-        always cubeless, so ``cube=True`` is an error.
+    The keywords of :class:`BackgammonPlaysEnv` (its docstring lists them).
 
 ``reset(options={"position_id": ID, "dice": (a, b)})`` starts with the learner on roll in
 the position ``ID`` (seen from the learner; the start position without it), with the given
@@ -159,7 +142,38 @@ def resolve_play_opponent(opponent: Any):
 
 
 class BackgammonPlaysEnv(gym.Env):
-    """See the module docstring."""
+    """One learner against a fixed opponent, one whole play a step, chosen among the
+    candidates' afterstates: ``gymnasium.make("bg_env/BackgammonPlays-v0", opponent="pubeval")``.
+    The observation, candidates, actions and rewards are in the module docstring
+    (:mod:`bg_env.envs.play_env`).
+
+    Args:
+        opponent: ``"random"`` (uniform over the legal plays, from the env's generator), a
+            spec such as ``"pubeval"`` or ``"td:PATH"`` (looked up in the opponent registry,
+            :mod:`bg_env.envs.opponents`), an object with ``choose_play(plays, env) -> Play``, or a callable
+            ``f(plays, env)`` returning a ``Play`` or an index into ``plays``. It can be
+            swapped between episodes with :meth:`set_opponent`. An opponent with a generator
+            of its own (``"random:7"``) is reseeded by ``reset(seed=...)``
+            (:func:`~bg_env.envs.opponents.seed_opponent`): one seed, one game.
+        max_candidates: K, the number of candidate rows (default 64).
+        learner: ``None`` (colour drawn each episode), ``"player_0"`` or ``"player_1"``.
+        reward: ``"points"`` or ``"win"``.
+        illegal_action: ``"lose"`` (default) or ``"raise"``.
+        illegal_reward: the learner's reward for an illegal action under ``"lose"``.
+        skip_forced: play the learner's one-choice turns without a step.
+        render_mode: ``None``, ``"ansi"``, ``"human"`` (the ``"ansi"`` board printed once a
+            :meth:`reset` and a :meth:`step`) or ``"rgb_array"`` (the picture of
+            :mod:`bg_env.envs.frame`, from the side to act).
+        **rules: :class:`~bg_env.game.game.Rules` options (``gammons``, ...); the game is
+            always cubeless, so ``cube=True`` is an error.
+
+    Example:
+        >>> import gymnasium as gym, bg_env
+        >>> env = gym.make("bg_env/BackgammonPlays-v0", opponent="random")
+        >>> obs, info = env.reset(seed=0)
+        >>> obs.shape, info["action_mask"].dtype
+        ((12864,), dtype('int8'))
+    """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
