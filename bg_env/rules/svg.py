@@ -14,7 +14,9 @@ from .board import BAR, OFF, Board
 
 __all__ = ["position_svg"]
 
-_W, _H = 330, 250
+_W, _H = 330, 264
+_FONT = 10
+"""The footer's lettering size: its lines are kept under the width at 0.6 em a letter."""
 _LEFT, _TOP = 10, 20
 _POINT_W, _CHECKER = 20, 18
 _HALF = 6 * _POINT_W
@@ -112,8 +114,9 @@ def position_svg(pos: Board) -> str:
     except Exception:  # a board no Position ID can hold
         pid = ""
     mine, theirs = pos.pips()
-    out.append(f'<text x="{_LEFT}" y="{_H - 8}" font-size="10" fill="#ebebe6">'
-               f'on roll (white): pips {mine}   opponent: pips {theirs}   ID {pid}</text>')
+    for y, line in ((_H - 22, f"on roll (white): pips {mine}   opponent: pips {theirs}"),
+                    (_H - 8, f"Position ID {pid}")):
+        out.append(f'<text x="{_LEFT}" y="{y}" font-size="{_FONT}" fill="#ebebe6">{line}</text>')
     body = "".join(out)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
             f'viewBox="0 0 {_W} {_H}">{body}</svg>')

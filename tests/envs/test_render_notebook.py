@@ -43,6 +43,25 @@ def test_position_svg_draws_the_checkers_where_they_stand():
     assert "7" in texts and any(pos.position_id() in t for t in texts)
 
 
+@pytest.mark.parametrize("pos", [Position.start(), Position.from_position_id(ASYMMETRIC),
+                                 Position.from_layout({24: 15}, {24: 15}),  # 3-digit pips
+                                 Position.from_layout({25: 15}, {25: 15})],
+                         ids=["start", "asymmetric", "all-back", "all-on-the-bar"])
+def test_position_svg_lettering_fits_inside_the_picture(pos):
+    doc = minidom.parseString(pos._repr_svg_())
+    root = doc.documentElement
+    width, height = float(root.getAttribute("width")), float(root.getAttribute("height"))
+    for t in doc.getElementsByTagName("text"):
+        x, y = float(t.getAttribute("x")), float(t.getAttribute("y"))
+        size = float(t.getAttribute("font-size"))
+        anchor = t.getAttribute("text-anchor") or "start"
+        wide = 0.6 * size * len(t.firstChild.data)  # a generous em width for a sans font
+        left = x - (wide / 2 if anchor == "middle" else 0)
+        assert 0 <= left and left + wide <= width and 0 < y <= height, t.toxml()
+    assert any(t.firstChild.data == f"Position ID {pos.position_id()}"
+               for t in doc.getElementsByTagName("text"))
+
+
 def _png_array(data: bytes) -> np.ndarray:
     import io
 
