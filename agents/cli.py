@@ -469,6 +469,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse printed the usage and the error (or --help)
         return int(exc.code or 0)
     _show_library_logs()
+    from bg_env.kernels.cache import FIRST_USE_NOTE, started_cold
+
+    if started_cold():
+        logging.getLogger("bg_env").info(FIRST_USE_NOTE)
     try:
         return args.func(args)
     except (ValueError, OSError) as exc:  # OSError: a path that cannot be read or written

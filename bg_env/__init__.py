@@ -1,8 +1,12 @@
 """bg_env: a backgammon environment for reinforcement-learning research."""
 
-from .kernels.cache import refresh_kernel_cache
+import logging
+
+from .kernels.cache import FIRST_USE_NOTE, refresh_kernel_cache, started_cold
 
 refresh_kernel_cache()  # before any kernel loads: numba's cache misses changes in callees
+if started_cold():  # said where logging is on; the bg-env command says it too
+    logging.getLogger(__name__).info(FIRST_USE_NOTE)
 
 from .rules import (  # noqa: E402
     IllegalMoveError,

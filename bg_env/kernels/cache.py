@@ -17,7 +17,8 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["KERNEL_PACKAGES", "STAMP_NAME", "kernel_source_digest", "refresh_kernel_cache"]
+__all__ = ["KERNEL_PACKAGES", "STAMP_NAME", "FIRST_USE_NOTE", "kernel_source_digest",
+           "refresh_kernel_cache", "kernels_cached", "started_cold"]
 
 KERNEL_PACKAGES = ("kernels", "envs")
 """The subpackages of ``bg_env`` whose modules define cached numba kernels."""
@@ -26,6 +27,31 @@ STAMP_NAME = "bg_env_kernel_sources.sha256"
 """The stamp file in ``kernels/__pycache__``: the digest the cached kernels were built from."""
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+FIRST_USE_NOTE = ("bg_env compiles its numba kernels on first use: the first games take "
+                  "several seconds longer (up to a minute for every view), once; the machine "
+                  "code is cached for later runs")
+"""What is said when ``bg_env`` is imported with no kernel cached yet."""
+
+_STATE = {"cold": None}
+
+
+def kernels_cached(root: Path = PACKAGE_ROOT) -> bool:
+    """Whether any compiled kernel is cached: in the kernel packages' ``__pycache__``, or
+    under ``NUMBA_CACHE_DIR`` when that is set (where numba then writes)."""
+    elsewhere = os.environ.get("NUMBA_CACHE_DIR")
+    folders = ([Path(elsewhere)] if elsewhere
+               else [root / package / "__pycache__" for package in KERNEL_PACKAGES])
+    pattern = "**/*.nbi" if elsewhere else "*.nbi"
+    return any(next(folder.glob(pattern), None) is not None for folder in folders)
+
+
+def started_cold(root: Path | None = None) -> bool:
+    """Whether no kernel was cached when ``bg_env`` was imported (the first call after it
+    compiles them). ``root``: check that package folder now (and remember the answer)."""
+    if root is not None or _STATE["cold"] is None:
+        _STATE["cold"] = not kernels_cached(root or PACKAGE_ROOT)
+    return _STATE["cold"]
 
 
 def kernel_source_digest(root: Path = PACKAGE_ROOT) -> str:

@@ -83,3 +83,43 @@ def test_importing_bg_env_stamped_its_own_sources():
     stamp = root / "kernels" / "__pycache__" / STAMP_NAME
     assert stamp.read_text() == kernel_source_digest(root)
     assert refresh_kernel_cache(root) is False
+
+
+def test_kernels_cached_sees_a_compiled_kernel(tmp_path, monkeypatch):
+    from bg_env.kernels.cache import kernels_cached
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    files = fake_package(tmp_path)
+    assert kernels_cached(tmp_path)
+    for name in cached(files):
+        files[name].unlink()
+    assert not kernels_cached(tmp_path)  # the stamp and .pyc files are no kernels
+
+
+def test_kernels_cached_looks_where_numba_cache_dir_says(tmp_path, monkeypatch):
+    from bg_env.kernels.cache import kernels_cached
+
+    elsewhere = tmp_path / "numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(elsewhere))
+    assert not kernels_cached(tmp_path)
+    (elsewhere / "deep" / "bg_env").mkdir(parents=True)
+    (elsewhere / "deep" / "bg_env" / "batch.f-1.py311.nbi").write_bytes(b"index")
+    assert kernels_cached(tmp_path)
+
+
+def test_the_command_says_when_the_kernels_compile(tmp_path, monkeypatch, caplog):
+    import logging
+
+    from agents import cli
+    from bg_env.kernels.cache import FIRST_USE_NOTE, PACKAGE_ROOT, started_cold
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    try:
+        for files, said in (({}, True), (fake_package(tmp_path / "warm"), False)):
+            assert started_cold(tmp_path / "warm" if files else tmp_path / "cold") is said
+            caplog.clear()
+            with caplog.at_level(logging.INFO, logger="bg_env"):
+                assert cli.main(["eval", "first", "first", "--games", "2", "--quiet"]) == 0
+            assert (FIRST_USE_NOTE in caplog.text) is said
+    finally:
+        started_cold(PACKAGE_ROOT)  # this install's own answer again
