@@ -1,6 +1,7 @@
 """bg_env: a backgammon environment for reinforcement-learning research."""
 
 import logging
+import sys
 
 from .kernels.cache import FIRST_USE_NOTE, refresh_kernel_cache, started_cold
 
@@ -73,6 +74,10 @@ def __getattr__(name: str):
 
 
 _register()
+if "IPython" in sys.modules:  # in a notebook: gym.make's and SB3's wrappers draw the board
+    from .envs.notebook import register_notebook_display
+
+    register_notebook_display()
 
 __all__ = [
     "IllegalMoveError",

@@ -144,6 +144,10 @@ class BackgammonVectorEnv(VectorEnv):
     def render(self):
         return None
 
+    def _repr_png_(self) -> bytes:
+        """The picture of the first game (a notebook's display)."""
+        return self.batch.png(0)
+
 
 class MaskedSyncVectorEnv(SyncVectorEnv):
     """Gymnasium's ``SyncVectorEnv`` (same-step autoreset unless ``autoreset_mode`` says
@@ -171,6 +175,10 @@ class MaskedSyncVectorEnv(SyncVectorEnv):
         masks = np.stack(self.call("action_masks"))
         masks[self._ended] = True
         return masks
+
+    def _repr_png_(self) -> bytes:
+        """The picture of the first game (a notebook's display)."""
+        return self.envs[0].unwrapped._repr_png_()
 
 
 def autoreset_mode_of(mode) -> AutoresetMode:

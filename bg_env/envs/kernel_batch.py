@@ -24,7 +24,7 @@ from ..kernels import batch, match as batch_match, opponents as batch_opponents
 from ..kernels.batch_rules import R_BOMB
 from ..rules.variants import get_variant
 from ..rules.actions import N_ACTIONS
-from ..game.game import IllegalActionError
+from ..game.game import Game, IllegalActionError
 from ..game.match import MET_MAX_AWAY, match_equity
 from .config import EnvConfig
 from .context import CONTEXT_SIZE, MATCH_SLOTS, context_space, encode_contexts
@@ -320,6 +320,19 @@ class KernelBatch:
     def action_masks(self) -> np.ndarray:
         """``(num_envs, N_ACTIONS)`` bool: the legal actions of each game's learner."""
         return self.games.mask.copy()
+
+    def game(self, i: int) -> Game:
+        """Game ``i`` as a :class:`~bg_env.game.game.Game` (a copy, to look at: playing it
+        changes nothing here)."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"game {i}: expected 0..{self.num_envs - 1}")
+        return Game.from_games(self.games, i)
+
+    def png(self, i: int = 0) -> bytes:
+        """The picture of game ``i`` (a notebook's display of a vector env: its first game)."""
+        from .frame import game_frame
+
+        return game_frame(self.game(i)).png()
 
 
 def met_tables() -> tuple[np.ndarray, np.ndarray]:

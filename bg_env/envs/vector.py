@@ -138,6 +138,10 @@ class GymVecEnv(DummyVecEnv):
         """``(num_envs, n_actions)`` bool: each game's legal actions."""
         return np.stack(self.env_method("action_masks"))
 
+    def _repr_png_(self) -> bytes:
+        """The picture of the first game (a notebook's display)."""
+        return self.envs[0].unwrapped._repr_png_()
+
 
 class CopyableVecMonitor(VecMonitor):
     """Stable-Baselines3's ``VecMonitor`` (episode return, length and time in the info of
@@ -238,6 +242,10 @@ class BackgammonVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """``(num_envs, N_ACTIONS)`` bool: the legal actions of each game's learner."""
         return self.batch.action_masks()
+
+    def _repr_png_(self) -> bytes:
+        """The picture of the first game (a notebook's display)."""
+        return self.batch.png(0)
 
     def close(self) -> None:
         pass
