@@ -1,5 +1,10 @@
 """Baseline agents for bg_env, their evaluation and training, and the ``bg-env`` command.
 
+The players (:mod:`agents.players`: random, pubeval, td, ppo, gnubg, the cube, the
+person at the terminal), their evaluation (:mod:`agents.evaluation`) and training
+(:mod:`agents.training`), each importing only from those before it, and the command
+(:mod:`agents.cli`, with its YAML settings in :mod:`agents.config`).
+
 >>> agent = load_agent("random:7")
 >>> agent.name
 'random'
@@ -11,8 +16,9 @@ import os
 import re
 
 from bg_env.envs.opponents import register_opponent
+from bg_env.moved import keep_old_names
 
-from .base import Agent, FirstLegalAgent, PlayAgent, RandomAgent
+from .players.base import Agent, FirstLegalAgent, PlayAgent, RandomAgent
 
 __all__ = ["Agent", "PlayAgent", "RandomAgent", "FirstLegalAgent", "load_agent", "MODELS_DIR",
            "SPECS", "NAIVE_SUFFIX", "model_file"]
@@ -34,7 +40,7 @@ SPECS = {
 
 NAIVE_SUFFIX = "+naive"
 """Spec suffix: the same agent made cube-naive, never doubling and always taking
-(``td+naive``, ``td:PATH+naive``; :class:`agents.cube.CubeNaive`)."""
+(``td+naive``, ``td:PATH+naive``; :class:`agents.players.cube.CubeNaive`)."""
 
 
 def load_agent(spec):
@@ -50,7 +56,7 @@ def load_agent(spec):
 
     Raises:
         ValueError: unknown spec, naming the known ones; a model file that cannot be read
-            (:class:`~agents.model_files.ModelFileError`, naming its path).
+            (:class:`~agents.players.model_files.ModelFileError`, naming its path).
         FileNotFoundError: a model file that does not exist, naming its path.
     """
     if hasattr(spec, "act"):
@@ -58,7 +64,7 @@ def load_agent(spec):
     if not isinstance(spec, str):
         raise ValueError(f"agent spec {spec!r}: expected a string such as 'random' or 'td:PATH'")
     if spec.endswith(NAIVE_SUFFIX):
-        from .cube import cube_naive
+        from .players.cube import cube_naive
 
         base = spec[: -len(NAIVE_SUFFIX)]
         return cube_naive(load_agent(base), spec)
@@ -68,22 +74,22 @@ def load_agent(spec):
     if kind == "first":
         return FirstLegalAgent()
     if kind == "pubeval":
-        from .pubeval import PubevalAgent
+        from .players.pubeval import PubevalAgent
 
         return PubevalAgent()
     if kind == "td":
-        from .td import TDAgent
+        from .players.td import TDAgent
 
         _, plies, prune = _td_spec(spec, arg)
         return TDAgent.load(model_file(spec), plies=plies, prune=prune)
     if kind == "ppo":
-        from .ppo import PPOAgent
+        from .players.ppo import PPOAgent
 
         path = model_file(spec)
         try:
             return PPOAgent.load(path)
         except (ValueError, KeyError, RuntimeError, EOFError, OSError) as exc:
-            from .model_files import ModelFileError
+            from .players.model_files import ModelFileError
 
             if isinstance(exc, (FileNotFoundError, ModelFileError)):
                 raise  # they name the file already
@@ -91,7 +97,7 @@ def load_agent(spec):
             raise ModelFileError(f"PPO model file {path!r} could not be loaded "
                                  f"({type(exc).__name__}: {str(exc).strip()[:160]})") from exc
     if kind == "gnubg":
-        from .gnubg import GnubgAgent
+        from .players.gnubg import GnubgAgent
 
         return GnubgAgent(plies=_spec_int(spec, arg, "number of plies") if arg else 0)
     raise ValueError(f"unknown agent spec {spec!r}; known: {sorted(SPECS)} (see agents.SPECS)")
@@ -161,3 +167,43 @@ def _register_opponents() -> None:
 
 
 _register_opponents()
+
+MOVED = {
+    "base": "agents.players.base",
+    "pubeval": "agents.players.pubeval",
+    "td": "agents.players.td",
+    "td_features": "agents.players.td_features",
+    "td_inputs": "agents.players.td_inputs",
+    "td_search": "agents.players.td_search",
+    "ppo": "agents.players.ppo",
+    "gnubg": "agents.players.gnubg",
+    "cube": "agents.players.cube",
+    "match_cube": "agents.players.match_cube",
+    "model_files": "agents.players.model_files",
+    "human": "agents.play.human",
+    "human_view": "agents.play.human_view",
+    "evaluate": "agents.evaluation.evaluate",
+    "eval_stats": "agents.evaluation.eval_stats",
+    "eval_checkpoint": "agents.evaluation.eval_checkpoint",
+    "eval_workers": "agents.evaluation.eval_workers",
+    "train_td": "agents.training.train_td",
+    "train_ppo": "agents.training.train_ppo",
+    "train_distill": "agents.training.train_distill",
+    "distill_file": "agents.training.distill_file",
+    "label_parts": "agents.training.label_parts",
+    "kickstart": "agents.training.kickstart",
+    "ppo_pool": "agents.training.ppo_pool",
+    "ppo_policy": "agents.training.ppo_policy",
+    "proc_vec_env": "agents.training.proc_vec_env",
+    "report": "agents.training.report",
+    "device": "agents.training.device",
+    "bench": "bg_env.bench.run",
+    "bench_timing": "bg_env.bench.timing",
+    "bench_pgx": "bg_env.bench.pgx_rows",
+}
+"""The modules that moved into ``agents.players``, ``agents.evaluation`` and
+``agents.training`` (and the bench, into :mod:`bg_env.bench`), by their old names: those
+still import, as the moved modules (so do SB3 archives that name ``agents.ppo_policy``),
+until 1.0."""
+
+keep_old_names(__name__, MOVED)

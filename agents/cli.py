@@ -87,11 +87,11 @@ def cmd_train(args) -> int:
         overrides["workers"] = args.workers
     algo = overrides.get("algo", read_mapping(path).get("algo", "td"))
     if algo == "td":
-        from .train_td import TDConfig as settings, train_td as train
+        from .training.train_td import TDConfig as settings, train_td as train
     elif algo == "ppo":
-        from .train_ppo import PPOConfig as settings, train_ppo as train
+        from .training.train_ppo import PPOConfig as settings, train_ppo as train
     elif algo == "td_distill":
-        from .train_distill import DistillConfig as settings, train_distill as train
+        from .training.train_distill import DistillConfig as settings, train_distill as train
     else:
         raise ValueError(f"{path}: algo={algo!r}: expected 'td', 'ppo' or 'td_distill'")
     cfg = load_config(settings, path, overrides)
@@ -110,7 +110,7 @@ def cmd_train(args) -> int:
         if isinstance(s, dict):
             print(f"  vs {spec:8s} win {s['win_rate']:6.1%}  ppg {s['ppg']:+.3f} +- {s['ppg_ci95']:.3f}"
                   f"  ({s['games']} games)")
-    from .report import next_commands
+    from .training.report import next_commands
 
     print("\nnext:")
     for line in next_commands(asdict(cfg)):
@@ -146,8 +146,8 @@ def _logs_above_progress_bar(progress: bool):
 
 def cmd_eval(args) -> int:
     from . import NAIVE_SUFFIX, load_agent
-    from .cube import cube_naive
-    from .evaluate import evaluate
+    from .players.cube import cube_naive
+    from .evaluation.evaluate import evaluate
 
     for option, path in (("--json", args.json), ("--save-mat", args.save_mat),
                          ("--checkpoint", args.checkpoint)):
@@ -177,13 +177,13 @@ def cmd_eval(args) -> int:
     cube = bool(options.pop("cube", False)) or args.cube
     saving, checkpoint = {}, None
     if args.checkpoint:
-        from .eval_checkpoint import EvalCheckpoint
+        from .evaluation.eval_checkpoint import EvalCheckpoint
 
         settings = {} if args.match is None else {"match_cube": args.match_cube}
         settings.update(_model_digests(args.agent_a, args.agent_b))
         checkpoint = EvalCheckpoint(args.checkpoint, settings=settings)
     if args.match is not None:
-        from .evaluate import evaluate_matches
+        from .evaluation.evaluate import evaluate_matches
 
         if args.save_mat:
             saving["records"] = []
@@ -204,7 +204,7 @@ def cmd_eval(args) -> int:
     if saving:
         _save_mat(args.save_mat, saving.get("records") or [saving["record"]])
     if args.json:
-        from .model_files import write_json
+        from .players.model_files import write_json
 
         write_json(args.json, stats.summary())
         print(f"wrote {args.json}")
@@ -259,7 +259,7 @@ def _model_digests(*specs: str) -> dict[str, str]:
     continued with the same models (``td:PATH`` rewritten between two runs, or a new
     shipped ``td.pt``, is another evaluation)."""
     from . import model_file
-    from .model_files import file_sha256
+    from .players.model_files import file_sha256
 
     files = {spec: model_file(spec) for spec in specs}
     return {f"sha256 of {spec}'s model": file_sha256(path)
@@ -274,7 +274,7 @@ def _check_checkpoint_apart(args) -> None:
         return
     outputs = {"--json": [args.json] if args.json else []}
     if args.save_mat:
-        from .evaluate import pairs_of
+        from .evaluation.evaluate import pairs_of
 
         records = 1 if args.match is None else 2 * pairs_of(args.games)
         outputs["--save-mat"] = _mat_paths(args.save_mat, records)
@@ -296,13 +296,13 @@ def _dead_match_cube(agent) -> None:
 
 
 def cmd_play(args) -> int:
-    from .human import play_human
+    from .play.human import play_human
 
     return play_human(args.opponent, seed=args.seed, cube=args.cube, variant=args.variant)
 
 
 def cmd_bench(args) -> int:
-    from .bench import run_bench
+    from bg_env.bench.run import run_bench
 
     run_bench(seconds=args.seconds, as_json=args.json, variants_only=args.variants,
               targets_only=args.targets)

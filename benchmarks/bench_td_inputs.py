@@ -5,7 +5,7 @@ rest (replies, features, Python), on the positions of ``bench_td_search.py``.
     python benchmarks/bench_td_inputs.py --model td160.pt   # another network
 
 Every batch the network sees during ``search_choice`` (prune 8) is recorded by a forward
-pre-hook; then the inputs (:func:`agents.td_inputs.extra_inputs`) and the layers
+pre-hook; then the inputs (:func:`agents.players.td_inputs.extra_inputs`) and the layers
 (``net.body``) are timed again on exactly those batches. To compare two versions of the
 inputs' code, run this file with ``PYTHONPATH`` set to a checkout of each.
 """
@@ -18,9 +18,9 @@ import time
 import torch
 from bench_td_search import positions
 
-from agents.td import load_net
-from agents.td_inputs import extra_inputs
-from agents.td_search import search_choice
+from agents.players.td import load_net
+from agents.players.td_inputs import extra_inputs
+from agents.players.td_search import search_choice
 
 
 def main(argv=None) -> None:

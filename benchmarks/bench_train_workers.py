@@ -42,8 +42,8 @@ def ppo_speed(workers: int, rollouts: int, device: str) -> dict:
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from agents.device import resolve_device
-    from agents.train_ppo import PPOConfig, new_model, snapshot, make_vec_env
+    from agents.training.device import resolve_device
+    from agents.training.train_ppo import PPOConfig, new_model, snapshot, make_vec_env
 
     cfg = load_config(PPOConfig, str(CONFIGS / "ppo.yaml"),
                       {"workers": workers, "device": device})
@@ -81,9 +81,9 @@ def td_speed(workers: int, games: int, device: str) -> dict:
     import numpy as np
     import torch
 
-    from agents.device import resolve_device
-    from agents.td import TDNet
-    from agents.train_td import TDConfig, game_stream, worker_pool
+    from agents.training.device import resolve_device
+    from agents.players.td import TDNet
+    from agents.training.train_td import TDConfig, game_stream, worker_pool
 
     cfg = load_config(TDConfig, str(CONFIGS / "td.yaml"), {"workers": workers, "device": device})
     warm_up = 2 * workers * cfg.batch_games  # the workers' start-up is not timed

@@ -14,7 +14,7 @@ Reference verdicts: gnubg-nn's Python bindings give no cubeful money evaluation
 Backgammon's 0-ply cubeful money method rebuilt from its parts: gnubg's own 0-ply
 cubeless probabilities through Janowski's cube-life formulas with gnubg's default cube
 efficiencies (0.68 in contact, the pip-count rule in races), which is what gnubg's 0-ply
-money evaluation does (:mod:`agents.cube`). Each position gets one class: no double,
+money evaluation does (:mod:`agents.players.cube`). Each position gets one class: no double,
 double/take, double/pass, too good; the set is balanced, ``--per-class`` of each (fewer
 if self-play gave fewer).
 
@@ -40,8 +40,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents import load_agent  # noqa: E402
-from agents.cube import CubeSettings, money_verdict  # noqa: E402
-from agents.evaluate import MatchView  # noqa: E402
+from agents.players.cube import CubeSettings, money_verdict  # noqa: E402
+from agents.evaluation.evaluate import MatchView  # noqa: E402
 from bg_env.actions import DOUBLE, DROP, ROLL, TAKE  # noqa: E402
 from bg_env.game.game import Game, Phase, Rules  # noqa: E402
 

@@ -25,7 +25,7 @@ import cProfile
 import pstats
 import time
 
-from agents.bench import random_aec_game
+from bg_env.bench.run import random_aec_game
 from bg_env import backgammon_v0
 
 

@@ -2,7 +2,7 @@
 flushes it to disk and renames it over the target, so that a crash or a kill leaves the
 old file or the new one, never half of one. ``.mat`` records
 (:func:`bg_env.records.write_mat`) are written this way, and so are the models,
-checkpoints and reports of :mod:`agents` (:mod:`agents.model_files` re-exports it).
+checkpoints and reports of :mod:`agents` (:mod:`agents.players.model_files` re-exports it).
 """
 
 from __future__ import annotations

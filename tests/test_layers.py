@@ -30,8 +30,8 @@ def layer_of(module: str) -> int:
     return ENVS
 
 
-def modules():
-    for path in sorted((ROOT / "bg_env").rglob("*.py")):
+def modules(package: str = "bg_env"):
+    for path in sorted((ROOT / package).rglob("*.py")):
         rel = path.relative_to(ROOT).with_suffix("")
         name = ".".join(rel.parts)
         is_pkg = path.name == "__init__.py"
@@ -86,3 +86,30 @@ def test_the_rules_layer_is_pure_python():
                  for target in imports(name, is_pkg, tree)
                  if target.split(".")[0] == "numba"]
     assert offenders == []
+
+
+AGENT_LAYERS = {"agents.config": 0, "agents.processes": 0, "agents.players": 1, "agents": 2,
+                "agents.evaluation": 3, "agents.play": 3, "agents.training": 4, "agents.cli": 5}
+"""The layers of ``agents``, lowest first: the shared settings and worker processes, the
+players, the package's facade (``load_agent``), evaluation and the terminal game, training,
+the command. A module is in the layer of its longest prefix here."""
+
+
+def agent_layer(module: str) -> int:
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in AGENT_LAYERS:
+            return AGENT_LAYERS[".".join(parts[:n])]
+    raise KeyError(module)
+
+
+def test_every_agents_import_points_down_or_sideways():
+    known = {name for name, _, _ in modules("agents")}
+    upward = []
+    for name, is_pkg, tree in modules("agents"):
+        own = agent_layer(name)
+        for target in imports(name, is_pkg, tree):
+            if target in known and target != name and agent_layer(target) > own:
+                upward.append(f"{name} ({own}) -> {target} ({agent_layer(target)})")
+    assert upward == []
+    assert {agent_layer(name) for name in known} == set(AGENT_LAYERS.values())

@@ -35,3 +35,27 @@ def test_a_pickle_naming_the_old_module_loads():
 def test_an_unknown_old_name_is_not_found():
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("bg_env.core.no_such_module")
+
+
+@pytest.mark.parametrize("old", sorted(__import__("agents").MOVED))
+def test_every_old_agents_name_is_the_moved_module(old):
+    from agents import MOVED as AGENTS_MOVED
+
+    assert (importlib.import_module(f"agents.{old}")
+            is importlib.import_module(AGENTS_MOVED[old]))
+
+
+def test_the_shipped_ppo_archive_names_a_class_that_still_imports():
+    import json
+    import zipfile
+
+    from agents import MODELS_DIR
+
+    with zipfile.ZipFile(f"{MODELS_DIR}/ppo.zip") as archive:
+        data = json.loads(archive.read("data"))
+    module = data["policy_class"]["__module__"]  # what MaskablePPO.load unpickles
+    assert module == "agents.ppo_policy"
+    cls = getattr(importlib.import_module(module), "CandidatePolicy")
+    from agents.training.ppo_policy import CandidatePolicy
+
+    assert cls is CandidatePolicy

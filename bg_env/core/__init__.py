@@ -9,13 +9,9 @@ the new names; :data:`MOVED` lists where each module went. The aliases go in 1.0
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.util
-import sys
-
 from ..rules import *  # noqa: F401,F403  (the package's names were the rules')
 from ..rules import __all__  # noqa: F401
+from ..moved import keep_old_names
 
 MOVED = {
     "actions": "bg_env.rules.actions", "board": "bg_env.rules.board",
@@ -40,30 +36,4 @@ MOVED = {
 }
 """Each old ``bg_env.core`` module and the module it is now."""
 
-
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds ``bg_env.core.NAME`` (and its submodules) as the module it moved to."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        new = _new_name(fullname)
-        return None if new is None else importlib.util.spec_from_loader(fullname, self)
-
-    def create_module(self, spec):
-        return importlib.import_module(_new_name(spec.name))
-
-    def exec_module(self, module):
-        """The module is the moved one, already run."""
-
-
-def _new_name(fullname: str) -> str | None:
-    prefix = f"{__name__}."
-    if not fullname.startswith(prefix):
-        return None
-    head, _, rest = fullname[len(prefix):].partition(".")
-    if head not in MOVED:
-        return None
-    return MOVED[head] + (f".{rest}" if rest else "")
-
-
-if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
-    sys.meta_path.insert(0, _MovedModules())  # before the path finder, which would load a copy
+keep_old_names(__name__, MOVED)

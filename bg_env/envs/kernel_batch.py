@@ -73,7 +73,7 @@ class KernelBatch:
             ``"raise"`` (:class:`~bg_env.game.game.IllegalActionError`, nothing stepped).
         illegal_reward: the reward for an illegal action under ``"lose"``.
         opponent: ``"random"`` (uniform over the legal actions) or ``"pubeval"``
-            (Tesauro's pubeval, cubeless, as ``agents.pubeval.PubevalAgent``).
+            (Tesauro's pubeval, cubeless, as ``agents.players.pubeval.PubevalAgent``).
         **config: :class:`~bg_env.envs.backgammon.EnvConfig` keys (no ``render_mode``).
 
     Raises:

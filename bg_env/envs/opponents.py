@@ -136,7 +136,7 @@ def restore_opponent_generator(opponent: Any, state: dict | None) -> None:
     :func:`opponent_generator_state` read, whether :func:`seed_opponent` replaced it since
     (by one of the same kind, as ``seed(n)`` makes) or play drew from it. Only the state is
     set, on the generator the opponent holds now: a wrapper that lends its inner agent's
-    ``rng`` (``agents.cube.CubeNaive``) restores the inner agent's."""
+    ``rng`` (``agents.players.cube.CubeNaive``) restores the inner agent's."""
     if state is not None:
         getattr(opponent, "__self__", opponent).rng.bit_generator.state = state
 

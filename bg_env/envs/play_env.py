@@ -29,7 +29,7 @@ Observation:
 
     The vector is flat so that SB3's checker and default policies take it as it is
     (``MlpPolicy`` works, though it cannot share weights across candidates); a policy
-    that scores each row with one shared network (``agents.ppo``) reshapes it.
+    that scores each row with one shared network (``agents.players.ppo``) reshapes it.
     ``info["action_mask"]`` (int8, as Gymnasium's ``Discrete.sample(mask=...)`` takes it)
     and :meth:`action_masks` (bool, the method sb3-contrib's ``MaskablePPO`` calls) mark
     the real candidates, as does column :data:`PRESENT`.

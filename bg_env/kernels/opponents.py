@@ -6,7 +6,7 @@ of the opponent's action differs (:func:`_opponent_action`). Every variant: thos
 moves are not standard pass their turns ``vt`` (:mod:`~.batch_variants`) to every kernel.
 
 The pubeval opponent
-plays as ``agents.pubeval.PubevalAgent`` does in the single envs: cubeless
+plays as ``agents.players.pubeval.PubevalAgent`` does in the single envs: cubeless
 (never doubles, always takes), and on its move it makes the legal play whose result
 pubeval scores highest (:func:`bg_env.kernels.pubeval.pubeval_best`), with the race
 flag read from the position when it first decides (after any forced moves the game played
@@ -17,7 +17,7 @@ plays are enumerated from the turn's start (the forced moves undone) with the tu
 whose results are the same as the continuations' (a forced move begins every legal play).
 A variant's plays are its turn's own continuations from the moves made so far
 (:func:`~.batch_variants.row_plays`: a sudden-death play stops at the hit, a Caucasian
-hitter stays in its home board), the same plays ``agents.pubeval.PubevalAgent`` chooses
+hitter stays in its home board), the same plays ``agents.players.pubeval.PubevalAgent`` chooses
 among. Pubeval judges boards of the backgammon family; the vector env does not ask it to
 play Plakoto or Long Nardy (:func:`bg_env.envs.kernel_batch.kernels_play`).
 

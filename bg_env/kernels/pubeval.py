@@ -7,13 +7,13 @@ Source. Gerald Tesauro (IBM Research), ``pubeval.c``, 1993, "provided as a publi
 to the backgammon programming community"; the same file ships in GNU Backgammon as
 ``pub_eval.c`` (https://git.savannah.gnu.org/cgit/gnubg.git/tree/pub_eval.c). The weight
 vectors ``wr``/``wc`` and the encoding ``setx`` were read there; the weights below are
-copied (they are data), the code is ours. :mod:`agents.pubeval` documents the encoding and
+copied (they are data), the code is ours. :mod:`agents.players.pubeval` documents the encoding and
 imports the weights from here (one copy).
 
 A play's result is scored from the mover's side as ``w . x`` (``WR`` in a race, ``WC`` with
 contact; the race flag is the position's *before* the play, as Tesauro prescribes), and
 ``WIN_SCORE`` when the mover has borne everything off. The best score wins; exact ties go to
-the smallest GNU Backgammon Position ID (compared as strings), as ``agents.pubeval.best_of``.
+the smallest GNU Backgammon Position ID (compared as strings), as ``agents.players.pubeval.best_of``.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def _id_less(me_a, opp_a, me_b, opp_b):
 def best_result(res_me, res_opp, n, race):
     """The row of the best of the ``n`` result boards ``res_me[k]``/``res_opp[k]`` (the
     mover's side, not swapped): the highest :func:`pubeval_value`, exact ties to the
-    smallest Position ID (``agents.pubeval.best_of``)."""
+    smallest Position ID (``agents.players.pubeval.best_of``)."""
     best = 0
     best_v = -np.inf
     for r in range(n):

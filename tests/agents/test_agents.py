@@ -10,13 +10,13 @@ import pytest
 import torch
 
 from agents import FirstLegalAgent, RandomAgent, load_agent
-from agents.base import PlayAgent
+from agents.players.base import PlayAgent
 from agents.cli import main
 from agents.config import ConfigError, find_config, load_config
-from agents.evaluate import evaluate, play_game_core, play_game_env
-from agents.human import play_human
-from agents.td import TDAgent, TDNet, save_net
-from agents.train_td import TDConfig, lambda_targets, train_td
+from agents.evaluation.evaluate import evaluate, play_game_core, play_game_env
+from agents.play.human import play_human
+from agents.players.td import TDAgent, TDNet, save_net
+from agents.training.train_td import TDConfig, lambda_targets, train_td
 from bg_env import backgammon_v0
 from bg_env.game.game import Phase, Rules
 
@@ -132,7 +132,7 @@ def test_lambda_targets_flip_sides_and_end_in_the_result():
 
 
 def test_self_play_records_who_moved():
-    from agents.train_td import self_play_game
+    from agents.training.train_td import self_play_game
 
     torch.manual_seed(1)
     x, v, sides, result = self_play_game(TDNet(hidden=8), np.random.default_rng(3))
@@ -225,7 +225,7 @@ def test_human_plays_a_legal_play_typed_in_notation():
 
     env = backgammon_v0.raw_env(cube=False)
     env.reset(options={"position_id": "4HPwATDgc/ABMA", "dice": (3, 1)})
-    from agents.human import HumanAgent
+    from agents.play.human import HumanAgent
 
     human = HumanAgent(ask=lambda prompt: "8/5 6/5", say=lambda s: None)
     while env.agent_selection == "player_0" and env.game.phase == Phase.MOVE:
@@ -235,7 +235,7 @@ def test_human_plays_a_legal_play_typed_in_notation():
 
 
 def test_compiled_td_features_match_the_numpy_definition():
-    from agents.td import features, features_reference
+    from agents.players.td import features, features_reference
     from helpers import random_cases
 
     cases = random_cases(300, seed=4)

@@ -14,8 +14,8 @@ import torch
 
 from agents import MODELS_DIR, load_agent
 from agents.cli import main
-from agents.evaluate import evaluate, evaluate_matches
-from agents.model_files import ModelFileError
+from agents.evaluation.evaluate import evaluate, evaluate_matches
+from agents.players.model_files import ModelFileError
 
 
 def _error(capsys) -> str:
@@ -111,8 +111,8 @@ def test_a_negative_number_in_an_agent_spec_is_named(spec, what):
 
 
 def test_a_td_header_asking_for_a_huge_network_is_refused_before_it_is_built(tmp_path):
-    from agents.model_files import save_torch_file
-    from agents.td import TDNet, load_net
+    from agents.players.model_files import save_torch_file
+    from agents.players.td import TDNet, load_net
 
     path = tmp_path / "huge.pt"
     save_torch_file({"hidden": 10**9, "layers": 1, "state_dict": TDNet(8).state_dict()}, path)
@@ -130,7 +130,7 @@ def test_a_td_header_asking_for_a_huge_network_is_refused_before_it_is_built(tmp
 
 
 def test_a_ppo_net_arch_asking_for_a_huge_network_is_refused_before_it_is_built(tmp_path):
-    from agents.ppo import load_actor
+    from agents.players.ppo import load_actor
 
     source = os.path.join(MODELS_DIR, "ppo.zip")
     path = tmp_path / "huge.zip"

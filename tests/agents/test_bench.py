@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from agents import bench, bench_timing
+from bg_env.bench import run as bench, timing as bench_timing
 
 
 def _fake_interleaved(rates=None):

@@ -9,9 +9,9 @@ import pytest
 from agents import load_agent
 from agents.cli import main
 from agents.config import ConfigError, load_config, read_mapping
-from agents.evaluate import evaluate_matches
-from agents.model_files import ModelFileError
-from agents.train_td import TDConfig
+from agents.evaluation.evaluate import evaluate_matches
+from agents.players.model_files import ModelFileError
+from agents.training.train_td import TDConfig
 
 
 def _error(capsys) -> str:
@@ -141,7 +141,7 @@ def test_model_files_are_written_whole(tmp_path, monkeypatch):
 
     import torch
 
-    from agents.model_files import load_torch_file, save_torch_file, write_atomically
+    from agents.players.model_files import load_torch_file, save_torch_file, write_atomically
 
     path = tmp_path / "net.pt"
     save_torch_file({"w": torch.ones(3)}, path)

@@ -13,12 +13,12 @@ import yaml
 import torch
 
 from agents import MODELS_DIR, load_agent
-from agents.bench import run_bench
+from bg_env.bench.run import run_bench
 from agents.cli import main
 from agents.config import ConfigError, find_config, load_config
-from agents.evaluate import evaluate, evaluate_matches
-from agents.model_files import ModelFileError
-from agents.train_td import TDConfig, train_td
+from agents.evaluation.evaluate import evaluate, evaluate_matches
+from agents.players.model_files import ModelFileError
+from agents.training.train_td import TDConfig, train_td
 from bg_env.records import read_mat
 
 TINY = ["hidden=4", "games=2", "eval_every=0", "eval_games=2", "final_eval_games=2",
@@ -241,7 +241,7 @@ def test_training_logs_instead_of_printing(tmp_path, caplog, capsys):
     with caplog.at_level(logging.INFO, logger="agents"):
         train_td(_tiny(tmp_path), progress=False)
     assert capsys.readouterr().out == ""
-    lines = [r.getMessage() for r in caplog.records if r.name == "agents.train_td"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "agents.training.train_td"]
     assert any(m.startswith("[2 games") and "random: win" in m for m in lines)
     assert any(m.startswith("[4 games") for m in lines)
 

@@ -1,4 +1,4 @@
-"""Cube decisions (agents/cube.py): Janowski's money formulas on hand-checked numbers, the
+"""Cube decisions (agents/players/cube.py): Janowski's money formulas on hand-checked numbers, the
 match-play landmarks, and the wired agents deciding in env positions built by Position ID."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import pytest
 
 from agents import load_agent
 from agents.cli import main
-from agents.cube import (
+from agents.players.cube import (
     CENTRED, OPPONENT, OWNED, CubeNaive, CubeSettings, cube_action, flip, live_equity,
     match_verdict, money_take_equity, money_verdict, probabilities_from_equity,
 )
-from agents.evaluate import MatchView, evaluate
+from agents.evaluation.evaluate import MatchView, evaluate
 from bg_env import backgammon_v0
 from bg_env.actions import BEAVER, DOUBLE, DROP, ROLL, TAKE
 from bg_env.game.game import Game, Phase, Rules
@@ -153,7 +153,7 @@ def test_at_two_away_two_away_the_window_opens_at_50_percent():
 
 
 def test_td_plays_matches_with_its_cube(agents):
-    from agents.evaluate import play_match
+    from agents.evaluation.evaluate import play_match
 
     class Counting:  # td, counting its doubles at each kind of score
         def __init__(self, inner):

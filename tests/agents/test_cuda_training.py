@@ -12,9 +12,9 @@ import torch
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU here")
 
-import agents.train_ppo as train_ppo_module  # noqa: E402
-from agents.td import TDAgent, TDNet, load_net, numpy_equity, plays_features  # noqa: E402
-from agents.train_td import TDConfig, train_td  # noqa: E402
+import agents.training.train_ppo as train_ppo_module  # noqa: E402
+from agents.players.td import TDAgent, TDNet, load_net, numpy_equity, plays_features  # noqa: E402
+from agents.training.train_td import TDConfig, train_td  # noqa: E402
 from helpers import random_turns  # noqa: E402
 
 TOLERANCE = 1e-5
@@ -106,7 +106,7 @@ def _ppo_config(run_dir, **kw):
 def test_ppo_learns_on_the_gpu_and_its_model_plays_the_same_on_the_cpu(
         tmp_path, monkeypatch, device, workers):
     pytest.importorskip("sb3_contrib")
-    from agents.ppo import PPOAgent
+    from agents.players.ppo import PPOAgent
     from bg_env.envs.play_env import play_features
 
     made = []

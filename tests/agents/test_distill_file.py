@@ -1,4 +1,4 @@
-"""Distillation through a label file (agents/distill_file.py): the file is the same for 1
+"""Distillation through a label file (agents/training/distill_file.py): the file is the same for 1
 and 2 workers and holds label_game's rows, and a student fitted on it learns (held-out
 error down) and reads the hand-made inputs when asked; students are scored by the teacher's
 equity their choices give up."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.distill_file import (
+from agents.training.distill_file import (
     decision_regret,
     fit_file,
     judge_equities,
@@ -18,9 +18,9 @@ from agents.distill_file import (
     read_labels,
     regret_file,
 )
-from agents.td import TDNet, load_net, save_net
-from agents.td_features import N_FEATURES, numpy_equity
-from agents.train_distill import label_decisions, label_game
+from agents.players.td import TDNet, load_net, save_net
+from agents.players.td_features import N_FEATURES, numpy_equity
+from agents.training.train_distill import label_decisions, label_game
 from bg_env.rules.position import Position
 from bg_env.envs.play_env import board_features
 
@@ -170,7 +170,7 @@ def test_a_two_ply_teacher_labels_and_scores_its_own_choices(tmp_path, teacher):
     label_file(teacher, labels, games=2, seed=4, top_k=2, progress=False, plies=2)
     blob = read_labels(labels)
     boards = blob["boards"].astype(np.int8)
-    from agents.td_search import lookahead_values
+    from agents.players.td_search import lookahead_values
 
     net = load_net(teacher).eval()
     assert np.allclose(blob["labels"], lookahead_values(net, boards[:, :26], boards[:, 26:], 2),
@@ -190,7 +190,7 @@ def test_a_two_ply_teacher_labels_and_scores_its_own_choices(tmp_path, teacher):
 
 def test_an_interrupted_label_run_goes_on_and_writes_the_same_arrays(tmp_path, teacher,
                                                                      monkeypatch, capsys):
-    import agents.distill_file as distill
+    import agents.training.distill_file as distill
 
     whole, labels = str(tmp_path / "whole.npz"), str(tmp_path / "labels.npz")
     label_file(teacher, whole, games=6, seed=5, top_k=2, progress=False, chunk=2)
@@ -258,7 +258,7 @@ def test_label_leaves_prune_the_last_roll_and_are_a_setting_of_the_parts(tmp_pat
     np.testing.assert_array_equal(a["boards"], c["boards"])  # the same games and plays
     assert not np.array_equal(a["labels"], c["labels"])  # rated after pubeval's reply
     # parts of one pruning are not mixed with another's
-    import agents.distill_file as distill
+    import agents.training.distill_file as distill
 
     label_chunk = distill._label_chunk
 

@@ -11,8 +11,8 @@ import pytest
 
 from agents import FirstLegalAgent, RandomAgent, load_agent
 from agents.cli import main
-from agents.eval_checkpoint import FORMAT, EvalCheckpoint
-from agents.evaluate import evaluate, evaluate_matches
+from agents.evaluation.eval_checkpoint import FORMAT, EvalCheckpoint
+from agents.evaluation.evaluate import evaluate, evaluate_matches
 from bg_env.records import MatchRecord, format_mat
 
 
@@ -148,7 +148,7 @@ def test_cli_interrupted_eval_says_how_to_continue(monkeypatch, capsys):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("agents.evaluate.evaluate", interrupted)
+    monkeypatch.setattr("agents.evaluation.evaluate.evaluate", interrupted)
     assert main(["eval", "random", "random", "--quiet"]) == 130
     assert "--checkpoint FILE" in capsys.readouterr().err
 
@@ -160,8 +160,8 @@ def test_saves_are_spaced_by_the_interval_or_twenty_times_a_slow_save(monkeypatc
         clock[0] += 1.0
         writes.append(clock[0])
 
-    monkeypatch.setattr("agents.eval_checkpoint.time.monotonic", lambda: clock[0])
-    monkeypatch.setattr("agents.eval_checkpoint.write_atomically", slow_write)
+    monkeypatch.setattr("agents.evaluation.eval_checkpoint.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("agents.evaluation.eval_checkpoint.write_atomically", slow_write)
     checkpoint = EvalCheckpoint(tmp_path / "eval.json", every=10)
     checkpoint.start({}, evaluate(RandomAgent(1), RandomAgent(2), games=2),
                      (RandomAgent(1), RandomAgent(2)), pairs=100)
@@ -190,7 +190,7 @@ def test_saves_are_spaced_by_the_interval_or_twenty_times_a_slow_save(monkeypatc
         "a point", "games for pairs", "no generators", "run", "rules", "two records"])
 def test_a_damaged_checkpoint_is_refused_leaving_agents_and_record_untouched(
         damage, named, tmp_path):
-    from agents.evaluate import seed_agents
+    from agents.evaluation.evaluate import seed_agents
 
     path = tmp_path / "eval.json"
     evaluate(RandomAgent(), RandomAgent(), games=4, seed=3, record=MatchRecord(),
@@ -251,7 +251,7 @@ def test_cli_checkpoint_must_not_be_a_file_another_option_writes(extra, option, 
 
 def test_cli_checkpoint_of_a_model_file_since_rewritten_is_refused(tmp_path, capsys):
     torch = pytest.importorskip("torch")
-    from agents.td import TDNet, save_net
+    from agents.players.td import TDNet, save_net
 
     model, path = tmp_path / "net.pt", tmp_path / "eval.json"
     torch.manual_seed(0)

@@ -15,9 +15,9 @@ import torch
 
 from agents import FirstLegalAgent, RandomAgent, load_agent
 from agents.cli import main
-from agents.eval_workers import check_workers
-from agents.evaluate import evaluate, evaluate_matches
-from agents.td import TDAgent, TDNet, save_net
+from agents.evaluation.eval_workers import check_workers
+from agents.evaluation.evaluate import evaluate, evaluate_matches
+from agents.players.td import TDAgent, TDNet, save_net
 from bg_env.records import MatchRecord, format_mat
 
 

@@ -1,12 +1,12 @@
-"""``bg-env play`` (agents/human.py): reading the person's plays, what the terminal shows."""
+"""``bg-env play`` (agents/play/human.py): reading the person's plays, what the terminal shows."""
 
 from __future__ import annotations
 
 import pytest
 
 from agents import load_agent
-from agents.human import HumanAgent, play_human
-from agents.human_view import board_text, in_persons_numbering
+from agents.play.human import HumanAgent, play_human
+from agents.play.human_view import board_text, in_persons_numbering
 from bg_env import backgammon_v0
 from bg_env.rules.notation import format_play
 

@@ -1,4 +1,4 @@
-"""The PPO kickstart stage (agents/kickstart.py): the fitted actor plays the teacher's
+"""The PPO kickstart stage (agents/training/kickstart.py): the fitted actor plays the teacher's
 plays on held-out games, the recorded games and the fit follow the seed, bad settings are
 named, and a kickstarted run saves kickstart.zip and still resumes."""
 
@@ -13,10 +13,10 @@ import torch
 pytest.importorskip("sb3_contrib")
 
 from agents.config import ConfigError  # noqa: E402
-from agents.kickstart import agreement, fit, load_teacher, teacher_games  # noqa: E402
-from agents.ppo import PPOAgent, load_actor  # noqa: E402
-from agents.ppo_policy import CandidateNet  # noqa: E402
-from agents.train_ppo import PPOConfig, read_checkpoint, train_ppo  # noqa: E402
+from agents.training.kickstart import agreement, fit, load_teacher, teacher_games  # noqa: E402
+from agents.players.ppo import PPOAgent, load_actor  # noqa: E402
+from agents.training.ppo_policy import CandidateNet  # noqa: E402
+from agents.training.train_ppo import PPOConfig, read_checkpoint, train_ppo  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Kickstarting kept during PPO (agents/kickstart.py, Distillation) and starting a run from
+"""Kickstarting kept during PPO (agents/training/kickstart.py, Distillation) and starting a run from
 a saved policy (PPOConfig.init): the loss's weight halves on schedule, the hook adds the
 weighted KL gradient to PPO's step and changes the trained weights, a weight of 0 changes
 nothing, ``init`` loads the weights or names a bad file, and a tiny run with both skips the
@@ -16,8 +16,8 @@ import torch
 pytest.importorskip("sb3_contrib")
 
 from agents.config import ConfigError  # noqa: E402
-from agents.kickstart import Distillation, init_policy, load_teacher, teacher_equity  # noqa: E402
-from agents.train_ppo import (PPOConfig, make_vec_env, new_model,  # noqa: E402
+from agents.training.kickstart import Distillation, init_policy, load_teacher, teacher_equity  # noqa: E402
+from agents.training.train_ppo import (PPOConfig, make_vec_env, new_model,  # noqa: E402
                               train_ppo)
 
 

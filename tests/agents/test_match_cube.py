@@ -1,4 +1,4 @@
-"""Match-play cube with a live cube (agents/match_cube.py): take points at common scores
+"""Match-play cube with a live cube (agents/players/match_cube.py): take points at common scores
 checked by hand from the Kazaross-XG2 table, the live cube lowering take points where the
 taker can recube, and the switch between the live and the dead model."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.cube import CubeSettings, cube_action, match_verdict
-from agents.evaluate import MatchView
-from agents.match_cube import (OWNED, cash_points, cubeless_score, dead_mwc, match_cubeful_mwc,
+from agents.players.cube import CubeSettings, cube_action, match_verdict
+from agents.evaluation.evaluate import MatchView
+from agents.players.match_cube import (OWNED, cash_points, cubeless_score, dead_mwc, match_cubeful_mwc,
                                match_take_point)
 from bg_env.actions import DOUBLE, DROP, ROLL, TAKE
 from bg_env.game.game import Game, Rules

@@ -8,7 +8,7 @@ import sys
 
 from agents import FirstLegalAgent, RandomAgent
 from agents.cli import main
-from agents.evaluate import evaluate_matches, play_match
+from agents.evaluation.evaluate import evaluate_matches, play_match
 
 
 def test_evaluate_matches_is_reproducible_and_applies_crawford_at_most_once():
@@ -54,13 +54,13 @@ def test_cli_eval_match_from_the_shell():
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    assert "random vs random: 4 matches to 3 points" in done.stdout
+    assert "random (A) vs random (B): 4 matches to 3 points" in done.stdout
     assert "games/match" in done.stdout
 
 
 def test_match_evaluation_counts_cube_actions_per_side():
     from agents import load_agent
-    from agents.cube import CubeNaive
+    from agents.players.cube import CubeNaive
 
     td = load_agent("td")
     stats = evaluate_matches(td, CubeNaive(td), matches=2, length=3, seed=2)

@@ -12,11 +12,11 @@ pytest.importorskip("sb3_contrib")
 
 from agents import load_agent  # noqa: E402
 from agents.config import ConfigError, load_config  # noqa: E402
-from agents.evaluate import evaluate  # noqa: E402
-from agents.ppo import PPOAgent, load_actor  # noqa: E402
-from agents.ppo_policy import CandidatePolicy  # noqa: E402
-from agents.ppo_pool import OpponentPool, actor_weights  # noqa: E402
-from agents.train_ppo import PPOConfig, read_checkpoint, train_ppo  # noqa: E402
+from agents.evaluation.evaluate import evaluate  # noqa: E402
+from agents.players.ppo import PPOAgent, load_actor  # noqa: E402
+from agents.training.ppo_policy import CandidatePolicy  # noqa: E402
+from agents.training.ppo_pool import OpponentPool, actor_weights  # noqa: E402
+from agents.training.train_ppo import PPOConfig, read_checkpoint, train_ppo  # noqa: E402
 from bg_env.rules.position import Position  # noqa: E402
 from bg_env.envs.play_env import N_FEATURES, BackgammonPlaysEnv  # noqa: E402
 from helpers import random_turns  # noqa: E402
@@ -225,7 +225,7 @@ def test_bad_machine_settings_are_named(kwargs, word):
 
 
 def test_device_setting():
-    from agents.device import resolve_device
+    from agents.training.device import resolve_device
 
     assert resolve_device("cpu") == "cpu"
     assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
@@ -236,7 +236,7 @@ def test_device_setting():
 
 @pytest.mark.slow
 def test_a_failed_checkpoint_leaves_the_old_one_whole(tmp_path, monkeypatch):
-    import agents.train_ppo as train_module
+    import agents.training.train_ppo as train_module
 
     cfg = tiny(tmp_path / "run", total_steps=128, checkpoint_every=10_000)
     train_ppo(cfg, progress=False)

@@ -15,9 +15,9 @@ pytest.importorskip("sb3_contrib")
 
 from agents.cli import main  # noqa: E402
 from agents.config import ConfigError, find_config, load_config  # noqa: E402
-from agents.model_files import ModelFileError  # noqa: E402
-from agents.ppo import load_actor  # noqa: E402
-from agents.train_ppo import PPOConfig, read_checkpoint, train_ppo  # noqa: E402
+from agents.players.model_files import ModelFileError  # noqa: E402
+from agents.players.ppo import load_actor  # noqa: E402
+from agents.training.train_ppo import PPOConfig, read_checkpoint, train_ppo  # noqa: E402
 
 
 # ------------------------------------------------------------------ settings
@@ -93,7 +93,7 @@ def run(tmp_path_factory):
 def test_training_logs_instead_of_printing(run):
     _, stdout, messages = run
     assert stdout == ""
-    lines = [m for name, m in messages if name == "agents.train_ppo"]
+    lines = [m for name, m in messages if name == "agents.training.train_ppo"]
     assert any(m.startswith("[64 steps") and "random: win" in m for m in lines)
     assert any(m.startswith("[128 steps") for m in lines)
 
@@ -154,10 +154,10 @@ def test_a_model_whose_weights_are_not_a_torch_file_is_named(run, tmp_path):
 
 
 def test_no_docstring_points_to_the_old_config_path():
-    import agents.ppo
-    import agents.ppo_policy
-    import agents.train_ppo
+    import agents.players.ppo
+    import agents.training.ppo_policy
+    import agents.training.train_ppo
 
-    for module in (agents.ppo, agents.ppo_policy, agents.train_ppo):
+    for module in (agents.players.ppo, agents.training.ppo_policy, agents.training.train_ppo):
         source = open(module.__file__).read()
         assert "train configs/ppo.yaml" not in source and "``configs/ppo.yaml``" not in source

@@ -10,7 +10,7 @@ pytest.importorskip("stable_baselines3")
 
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
-from agents.proc_vec_env import ProcessVecEnv, split_evenly  # noqa: E402
+from agents.training.proc_vec_env import ProcessVecEnv, split_evenly  # noqa: E402
 
 
 class Countdown(gym.Env):

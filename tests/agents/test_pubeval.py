@@ -1,4 +1,4 @@
-"""Tests for agents.pubeval: Tesauro's pubeval against gnubg-nn and in play.
+"""Tests for agents.players.pubeval: Tesauro's pubeval against gnubg-nn and in play.
 
 The gnubg-nn checks skip when ``gnubg_nn`` is not installed; the fixture values, the
 encoding checks and the game against a random player need only the engine.
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from agents import pubeval as pe
-from agents.pubeval import (
+from agents.players.pubeval import (
     WC,
     WIN_SCORE,
     WR,

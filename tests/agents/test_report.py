@@ -8,7 +8,7 @@ import shlex
 import pytest
 
 from agents.cli import build_parser
-from agents.report import next_commands, provenance, trend, write_report
+from agents.training.report import next_commands, provenance, trend, write_report
 
 
 def row(games, ppg, ci, n, seconds=60.0):
@@ -60,7 +60,7 @@ def test_provenance_names_the_commit_and_versions():
 
 
 def test_provenance_outside_a_checkout(monkeypatch, tmp_path):
-    import agents.report as report
+    import agents.training.report as report
 
     monkeypatch.setattr(report, "__file__", str(tmp_path / "report.py"))
     assert report._commit() == "not a git checkout"

@@ -9,7 +9,7 @@ import pytest
 
 from agents import load_agent
 from agents.cli import main
-from agents.evaluate import evaluate
+from agents.evaluation.evaluate import evaluate
 from bg_env.records import MatchRecord, RecordError, format_mat, parse_mat, read_mat
 
 

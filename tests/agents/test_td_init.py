@@ -7,7 +7,7 @@ import os
 import torch
 
 from agents.cli import main
-from agents.td import TDNet, load_net, save_net
+from agents.players.td import TDNet, load_net, save_net
 
 CONFIG = os.path.join(os.path.dirname(__file__), "..", "..", "configs", "td.yaml")
 SETS = ["games=2", "hidden=8", "batch_games=2", "eval_every=0", "final_eval_games=2",

@@ -1,4 +1,4 @@
-"""The TD network's hand-made inputs (agents/td_inputs.py): the shot counts of the
+"""The TD network's hand-made inputs (agents/players/td_inputs.py): the shot counts of the
 backgammon literature for a lone blot, blocks and the bar, the compiled rules equal to the
 plain ones, the hit rule against the legal plays of the move generator, and a network
 that reads them (extras) saved, loaded and extended without changing what it computes."""
@@ -13,9 +13,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.td import TDNet, load_net, save_net
-from agents.td_features import N_FEATURES, position_features
-from agents.td_inputs import (
+from agents.players.td import TDNet, load_net, save_net
+from agents.players.td_features import N_FEATURES, position_features
+from agents.players.td_inputs import (
     EXTRA_NAMES,
     N_EXTRA,
     boards_of,
@@ -26,7 +26,7 @@ from agents.td_inputs import (
     longest_prime,
     roll_hits,
 )
-from agents.train_distill import add_extras
+from agents.training.train_distill import add_extras
 from bg_env.rules.moves import legal_plays
 from bg_env.rules.position import Position
 from bg_env.envs.play_env import board_features

@@ -1,4 +1,4 @@
-"""The one-roll lookahead of the TD agent (agents/td_search.py, ``td:2ply``) against a slow
+"""The one-roll lookahead of the TD agent (agents/players/td_search.py, ``td:2ply``) against a slow
 reference that evaluates every reply of every roll one position at a time."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import pytest
 import torch
 
 from agents import load_agent
-from agents.base import RandomAgent
-from agents.evaluate import evaluate, play_game_env
-from agents.td import TDAgent, TDNet, features, numpy_equity, terminal_target
-from agents.td_search import ROLLS, search_choice, search_values
+from agents.players.base import RandomAgent
+from agents.evaluation.evaluate import evaluate, play_game_env
+from agents.players.td import TDAgent, TDNet, features, numpy_equity, terminal_target
+from agents.players.td_search import ROLLS, search_choice, search_values
 from bg_env.rules.moves import legal_plays_reference
 from bg_env.rules.position import Position
 
@@ -199,7 +199,7 @@ def test_two_plies_match_the_reference(net, pos, dice):
 
 
 def test_lookahead_chunks_give_the_same_values(net, monkeypatch):
-    import agents.td_search as td_search
+    import agents.players.td_search as td_search
 
     plays = POSITIONS[5][0].legal_plays(POSITIONS[5][1])
     whole = search_values(net, plays, plies=2)
@@ -212,7 +212,7 @@ def test_lookahead_chunks_give_the_same_values(net, monkeypatch):
 def reference_pruned(net: TDNet, pos: Position, leaves: int) -> float:
     """:func:`reference_equity` with each reply chosen by the network among only the
     ``leaves`` best by pubeval (numpy's pubeval, the race flag of the position before it)."""
-    from agents.pubeval import pubeval_scores
+    from agents.players.pubeval import pubeval_scores
 
     if pos.outcome() is not None:
         return float(numpy_equity(one_value(net, pos).astype(np.float32)))
@@ -252,7 +252,7 @@ def test_leaves_prune_only_the_last_roll_of_two(net, pos, dice):
 
 
 def test_leaves_are_pruned_in_the_last_roll_alone(net, monkeypatch):
-    import agents.td_search as td_search
+    import agents.players.td_search as td_search
 
     pruned, calls = td_search.pubeval_pruned, []
 
@@ -274,7 +274,7 @@ def test_bad_leaves_are_refused_by_name(net, leaves):
 
 
 def test_pubeval_pruned_keeps_each_segment_best_rows():
-    from agents.td_search import pubeval_pruned
+    from agents.players.td_search import pubeval_pruned
     from bg_env.kernels.fast import fast_legal_plays
     from bg_env.kernels.pubeval import pubeval_value
 
@@ -300,7 +300,7 @@ def test_pubeval_pruned_keeps_each_segment_best_rows():
 
 
 def test_segment_top_is_each_segments_best_rows_first_on_ties():
-    from agents.td_search import segment_top
+    from agents.players.td_search import segment_top
 
     rng = np.random.default_rng(0)
     for _ in range(200):

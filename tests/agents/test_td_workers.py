@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from agents.cli import main
-from agents.td import load_net
-from agents.train_td import TDConfig, train_td
+from agents.players.td import load_net
+from agents.training.train_td import TDConfig, train_td
 
 CONFIG = os.path.join(os.path.dirname(__file__), "..", "..", "configs", "td.yaml")
 
@@ -24,7 +24,7 @@ def _train_cli(run, games, *extra) -> list[torch.Tensor]:
 @pytest.mark.slow
 def test_two_workers_learn_and_repeat_and_resume(tmp_path):
     torch.manual_seed(5)  # the untrained network of seed 5
-    from agents.td import TDNet
+    from agents.players.td import TDNet
 
     untrained = [p.detach().clone() for p in TDNet(8).parameters()]
     a = _train_cli(tmp_path / "a", 6, "--workers", "2")

@@ -1,4 +1,4 @@
-"""Search distillation of the TD network (agents/train_distill.py): the net2net widening
+"""Search distillation of the TD network (agents/training/train_distill.py): the net2net widening
 keeps the function, the labels are the lookahead's values of the network's best plays, and
 tiny runs (with 1 and 2 workers) train, checkpoint, resume and refuse bad settings."""
 
@@ -11,10 +11,10 @@ import pytest
 import torch
 
 from agents.config import ConfigError
-from agents.td import TDNet, load_net, numpy_equity, plays_features, save_net
-from agents.td_features import N_FEATURES
-from agents.td_search import search_values
-from agents.train_distill import (
+from agents.players.td import TDNet, load_net, numpy_equity, plays_features, save_net
+from agents.players.td_features import N_FEATURES
+from agents.players.td_search import search_values
+from agents.training.train_distill import (
     DistillConfig,
     decision_batches,
     label_game,
@@ -172,7 +172,7 @@ def test_rank_loss_sees_the_order_of_a_decisions_plays_not_their_level():
 
 
 def test_a_fit_with_the_ranking_term_orders_the_decisions_better(tmp_path):
-    from agents.distill_file import decision_starts, fit_file, label_file, read_labels
+    from agents.training.distill_file import decision_starts, fit_file, label_file, read_labels
 
     torch.manual_seed(4)
     teacher = str(tmp_path / "teacher.pt")

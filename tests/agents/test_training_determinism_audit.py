@@ -10,9 +10,9 @@ import os
 import pytest
 import torch
 
-import agents.train_td as train_module
-from agents.td import load_net
-from agents.train_td import TDConfig, train_td
+import agents.training.train_td as train_module
+from agents.players.td import load_net
+from agents.training.train_td import TDConfig, train_td
 
 
 def _config(run_dir, **kw) -> TDConfig:

@@ -62,7 +62,7 @@ def test_cli_eval_rejects_an_unknown_variant(capsys):
 
 
 def test_a_person_plays_long_nardy_in_the_terminal():
-    from agents.human import play_human
+    from agents.play.human import play_human
 
     said = []
     answers = iter(["24/12", "24/20", "quit"])  # neither is legal with the roll of seed 4

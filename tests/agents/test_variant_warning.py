@@ -7,8 +7,8 @@ import warnings
 import pytest
 
 from agents import load_agent
-from agents.base import VariantWarning
-from agents.evaluate import evaluate
+from agents.players.base import VariantWarning
+from agents.evaluation.evaluate import evaluate
 from bg_env.rules.variants import VARIANTS, get_variant
 
 EVALUATORS = ["pubeval", "td", "ppo"] + (

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from agents import load_agent
-from agents.evaluate import evaluate
+from agents.evaluation.evaluate import evaluate
 from bg_env.rules.actions import DOUBLE, TAKE
 from bg_env.game.game import Game, Phase, Rules
 from bg_env.records import (

@@ -230,7 +230,7 @@ def test_plays_env_reset_refused_after_play_changes_nothing(opponent, position_i
     """A position refused only once played (the game ends before the learner has a
     choice) leaves the generators, the game and the episode in play as they were: the env
     finishes its episode and goes on exactly as its twin. ``random:7+naive`` lends its
-    inner agent's generator (agents.cube.CubeNaive): that one is put back."""
+    inner agent's generator (agents.players.cube.CubeNaive): that one is put back."""
     def made():  # a spec string, or (with +naive) an agent object per env
         if "+" not in opponent:
             return opponent

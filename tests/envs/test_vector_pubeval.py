@@ -1,5 +1,5 @@
 """The pubeval opponent batched in the kernels (:mod:`bg_env.kernels.opponents`): its
-choice equals ``agents.pubeval``'s on positions of every phase, every opponent play in a
+choice equals ``agents.players.pubeval``'s on positions of every phase, every opponent play in a
 batched rollout is legal, the learner's results are plausible, and one seed gives one
 rollout."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.pubeval import PubevalAgent, choose_play
+from agents.players.pubeval import PubevalAgent, choose_play
 from bg_env.kernels import batch
 from bg_env.kernels.opponents import turn_start
 from bg_env.game.game import PURE_PYTHON

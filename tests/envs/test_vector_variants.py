@@ -3,7 +3,7 @@ Caucasian and Long Nardy against the random opponent, and pubeval where it judge
 boards (sudden death, Caucasian), in lockstep with the single Gymnasium env (the driver
 ``test_vector_match.lockstep``: the same dice, the same learner actions; observations,
 masks, rewards, dones and infos equal at every step); pubeval's choice among a variant's
-plays against ``agents.pubeval``'s; copies and pickles of a variant's vector env continue
+plays against ``agents.players.pubeval``'s; copies and pickles of a variant's vector env continue
 as the original does.
 """
 
@@ -124,7 +124,7 @@ def test_kernel_pubeval_chooses_among_the_variants_plays_as_the_agent(variant):
     (:func:`variant_plays`, from small buffers grown as needed too) are the Game's
     continuations, and the kernels' pick is ``PubevalAgent``'s."""
     pytest.importorskip("agents")
-    from agents.pubeval import PubevalAgent
+    from agents.players.pubeval import PubevalAgent
 
     agent = PubevalAgent()
     kb = KernelBatch(8, variant=variant, learner="player_0")

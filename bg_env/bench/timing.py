@@ -1,4 +1,4 @@
-"""Timing for ``bg-env bench`` (:mod:`agents.bench`): rows timed by this process's CPU
+"""Timing for ``bg-env bench`` (:mod:`bg_env.bench.run`): rows timed by this process's CPU
 time, in turns, and the speed targets as ratios of rows.
 
 Why CPU time and turns: the rows run in one process, one thread each; on a machine shared

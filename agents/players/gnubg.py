@@ -4,7 +4,7 @@ Each candidate play's result is evaluated by gnubg-nn at the given ply from the 
 the opponent, who is then on roll; the agent picks the play whose result leaves the
 opponent the lowest cubeless equity. The cube: gnubg-nn's Python bindings give no cubeful
 money evaluation (``evaluate_cube_decision`` answers "Not implemented for money"), so the
-agent decides it from gnubg's own probabilities at the same ply with :mod:`agents.cube`
+agent decides it from gnubg's own probabilities at the same ply with :mod:`agents.players.cube`
 (Janowski in money play, which is what GNU Backgammon's 0-ply cubeful money evaluation
 does; the match equity table at a match score). Only this module imports gnubg-nn, and
 only when the agent is created.

@@ -8,7 +8,7 @@ truncated or not a torch file", not torch's "PytorchStreamReader failed").
 
 SB3 ``.zip`` models are another matter when SB3 loads them (``MaskablePPO.load``, as
 resuming PPO training does): SB3 unpickles parts of them (the policy class, schedules),
-which can run code. :func:`agents.ppo.load_actor`, which playing uses, reads only the
+which can run code. :func:`agents.players.ppo.load_actor`, which playing uses, reads only the
 archive's JSON settings and its weights (``weights_only=True``).
 
 Writing goes the other way round: :func:`write_atomically` (and :func:`save_torch_file` for

@@ -3,15 +3,15 @@ config ``agents/configs/ppo.yaml``).
 
 Reads top to bottom: the settings, then the training loop with progress bar, periodic
 evaluation (report + learning curve), checkpoints and ``--resume``. The policy is
-:class:`agents.ppo_policy.CandidatePolicy`; the agent that plays with what this trains is
-:class:`agents.ppo.PPOAgent`, which needs none of this.
+:class:`agents.training.ppo_policy.CandidatePolicy`; the agent that plays with what this trains is
+:class:`agents.players.ppo.PPOAgent`, which needs none of this.
 
 Environment: :class:`bg_env.envs.play_env.BackgammonPlaysEnv`, where one step picks a
 whole play among the legal ones. The ``n_envs`` games run in the learner's process, or
-with ``workers: N`` (``--workers N``) in N processes (:mod:`agents.proc_vec_env`).
+with ``workers: N`` (``--workers N``) in N processes (:mod:`agents.training.proc_vec_env`).
 
-Self-play (:mod:`agents.ppo_pool`): each episode, each env draws its opponent from its own
-:class:`~agents.ppo_pool.OpponentPool` with the weights of ``PPOConfig.opponents``:
+Self-play (:mod:`agents.training.ppo_pool`): each episode, each env draws its opponent from its own
+:class:`~agents.training.ppo_pool.OpponentPool` with the weights of ``PPOConfig.opponents``:
 ``"self"`` is a frozen snapshot of the policy (one of the last ``pool_size``; a snapshot is
 taken every ``snapshot_every`` steps and sent to every env), other keys are
 ``agents.load_agent`` specs (``"pubeval"``, ``"random"``, ``"td"``, ...).
@@ -50,13 +50,13 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
-from . import load_agent
-from .config import refuse_rewind, require_at_least
+from .. import load_agent
+from ..config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
-from .evaluate import evaluate
+from ..evaluation.evaluate import evaluate
 from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
-from .model_files import load_torch_file, load_torch_member, write_atomically, write_json
-from .ppo import ACTIVATIONS, PPOAgent
+from ..players.model_files import load_torch_file, load_torch_member, write_atomically, write_json
+from ..players.ppo import ACTIVATIONS, PPOAgent
 from .ppo_policy import POOLINGS, CandidatePolicy
 from .ppo_pool import OpponentPool, PoolOpponent, actor_weights
 from .proc_vec_env import ProcessVecEnv
@@ -89,7 +89,7 @@ class PPOConfig:
     """Games played side by side (the policy is batched over them)."""
     workers: int = 1
     """Processes that play the ``n_envs`` games (1: all in the learner's process; N: spread
-    over N processes by :class:`~agents.proc_vec_env.ProcessVecEnv`)."""
+    over N processes by :class:`~agents.training.proc_vec_env.ProcessVecEnv`)."""
     device: str = "cpu"
     """Where the networks learn: ``cpu``, ``cuda`` or ``auto`` (cuda when available)."""
     n_steps: int = 128
@@ -150,7 +150,7 @@ class PPOConfig:
     torch_threads: int = 1
     """Threads torch may use in the learner's process (each worker process uses one)."""
     kickstart: str = ""
-    """Teacher of the optional kickstart stage before PPO (:mod:`agents.kickstart`): an
+    """Teacher of the optional kickstart stage before PPO (:mod:`agents.training.kickstart`): an
     agent spec that rates plays (``"td"``, ``"td:PATH"``), or ``""`` for none. A new run
     fits the actor and critic to the teacher's self-play decisions, saves that policy as
     ``kickstart.zip``, then runs PPO from it; ``--resume`` does not redo it."""
@@ -165,7 +165,7 @@ class PPOConfig:
     kickstart_weight: float = 0.0
     """Weight, at step 0, of the kickstarting loss kept during PPO (the KL divergence of
     the policy from ``softmax(teacher equity / kickstart_temperature)`` on the rollout's
-    states, :class:`agents.kickstart.Distillation`; 0 = none; needs ``kickstart``)."""
+    states, :class:`agents.training.kickstart.Distillation`; 0 = none; needs ``kickstart``)."""
     kickstart_weight_halflife: int = 0
     """Steps over which ``kickstart_weight`` halves (0 = constant)."""
     init: str = ""
@@ -438,7 +438,7 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
 
 
 def _kickstart(model, cfg: PPOConfig, progress: bool) -> None:
-    """The kickstart stage (:func:`agents.kickstart.kickstart`) on ``model``'s policy;
+    """The kickstart stage (:func:`agents.training.kickstart.kickstart`) on ``model``'s policy;
     the result saved as ``kickstart.zip`` and its summary as ``kickstart.json``."""
     t0 = time.time()
     summary = kickstart(model.policy.mlp_extractor, cfg.kickstart, cfg.kickstart_games,

@@ -7,7 +7,7 @@ seatings see the same sequence of rolls (the luck of the dice cancels to a large
 
 Two loops give the same games:
 
-* games between agents that judge whole plays (:class:`~agents.base.PlayAgent`) run on
+* games between agents that judge whole plays (:class:`~agents.players.base.PlayAgent`) run on
   the rules core directly (fast), the cube decided through their ``cube_action``;
 * everything else (single-move agents) runs through the raw two-agent env.
 
@@ -19,7 +19,7 @@ Match play (:func:`evaluate_matches`) plays matches to N points on the core
 (:class:`~bg_env.game.match.Match`), cube and Crawford rule included, again in pairs: match
 ``i`` is played twice from the same seed, A as side 0 and then as side 1. Agents decide
 through a small stand-in for the env (:class:`MatchView`: ``game``, ``match``,
-``agent_selection``): a :class:`~agents.base.PlayAgent` is asked ``choose_play(plays,
+``agent_selection``): a :class:`~agents.players.base.PlayAgent` is asked ``choose_play(plays,
 view)`` and ``cube_action(view, legal)``; any other agent ``act(view)``, which works for
 agents that read only ``env.game`` (not the observation).
 """
@@ -34,8 +34,8 @@ from bg_env import backgammon_v0
 from bg_env.game.game import Game, Phase, Rules
 from bg_env.game.match import MET_MAX_AWAY, Match
 
-from .base import PlayAgent
-from .config import check_whole
+from ..players.base import PlayAgent
+from ..config import check_whole
 from .eval_checkpoint import EvalCheckpoint
 from .eval_stats import CUBE_ACTIONS, CubeLog, MatchPlayStats, MatchStats
 from .eval_workers import check_workers, pair_results, play_pair
@@ -112,9 +112,9 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
     of their own are seeded from ``seed`` (:func:`seed_agents`). ``record``: a
     :class:`bg_env.records.MatchRecord` that every finished game is added to, A as its
     first player (the games are the same with or without it). ``checkpoint``: an
-    :class:`~agents.eval_checkpoint.EvalCheckpoint` or its path; the evaluation saves its
+    :class:`~agents.evaluation.eval_checkpoint.EvalCheckpoint` or its path; the evaluation saves its
     progress there and, when the file is there, goes on from it (the same games as a run
-    never stopped). ``workers``: processes that play the pairs (:mod:`agents.eval_workers`;
+    never stopped). ``workers``: processes that play the pairs (:mod:`agents.evaluation.eval_workers`;
     the same games and statistics as one).
 
     Raises:
@@ -197,10 +197,10 @@ def _paired_results(agents: tuple, play, n: int, seed: int, progress: str | bool
                     done: int = 0, pair_done=None, workers: int = 1):
     """``(A's side, play(seats, seed))`` for ``n`` games or matches rounded up to pairs, in
     order: each pair shares one seed (the same dice), A first as side 0, then as side 1
-    (:func:`~agents.eval_workers.play_pair`). ``progress``: a progress-bar label, or false
+    (:func:`~agents.evaluation.eval_workers.play_pair`). ``progress``: a progress-bar label, or false
     for none. ``done``: pairs to skip (played before a checkpoint); ``pair_done(pairs
     done)`` is called after each pair. ``workers`` > 1: the pairs are played in that many
-    processes (:func:`~agents.eval_workers.pair_results`)."""
+    processes (:func:`~agents.evaluation.eval_workers.pair_results`)."""
     pairs = pairs_of(n)
     iterator = range(done, pairs)
     if progress:

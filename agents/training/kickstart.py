@@ -8,10 +8,10 @@ during PPO (3).
    opponent's both played by the teacher). For every decision with a choice, on either
    side, it records the env's candidate rows (the afterstates, as
    :func:`~bg_env.envs.play_env.order_candidates` presents them, at most K) and the
-   teacher's equity of each (:meth:`agents.td.TDAgent.play_equities`); the teacher plays
+   teacher's equity of each (:meth:`agents.players.td.TDAgent.play_equities`); the teacher plays
    its best candidate among those rows. Boards are kept as ``(N, 52)`` uint8 counts (52
    bytes a candidate, not a 804-byte feature row); features are computed per minibatch.
-2. :func:`fit`: the policy's per-candidate network (:class:`~agents.ppo_policy.CandidateNet`)
+2. :func:`fit`: the policy's per-candidate network (:class:`~agents.training.ppo_policy.CandidateNet`)
    is fitted by Adam to the recorded decisions:
 
    * actor -- cross-entropy to the soft target ``softmax(equity / temperature)`` over each
@@ -54,8 +54,8 @@ from bg_env.rules.moves import Play
 from bg_env.envs.candidates import N_FEATURES, PRESENT, board_features, order_candidates
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
-from . import load_agent
-from .config import ConfigError
+from .. import load_agent
+from ..config import ConfigError
 
 __all__ = ["TeacherGames", "load_teacher", "teacher_games", "fit", "agreement", "kickstart",
            "teacher_equity", "Distillation", "init_policy"]
@@ -97,7 +97,7 @@ class TeacherGames:
 
 def load_teacher(spec: str):
     """The agent named by the ``kickstart`` setting (an :func:`agents.load_agent` spec),
-    which must rate a list of plays (``play_equities``, as :class:`~agents.td.TDAgent`).
+    which must rate a list of plays (``play_equities``, as :class:`~agents.players.td.TDAgent`).
 
     Raises:
         ConfigError: the agent has no ``play_equities`` (the message names ``kickstart``).
@@ -183,7 +183,7 @@ def _losses(net, data: TeacherGames, index: np.ndarray, temperature: float):
 def fit(net, data: TeacherGames, epochs: int, temperature: float = 0.05, lr: float = 3e-3,
         batch_size: int = 256, vf_coef: float = 0.5, seed: int = 0,
         progress: bool = False) -> list[dict]:
-    """Fit ``net`` (a :class:`~agents.ppo_policy.CandidateNet`) to the teacher's
+    """Fit ``net`` (a :class:`~agents.training.ppo_policy.CandidateNet`) to the teacher's
     decisions for ``epochs`` passes; returns each epoch's mean losses and agreement."""
     optimiser = torch.optim.Adam(net.parameters(), lr=lr)
     gen = torch.Generator().manual_seed(seed)
@@ -238,14 +238,14 @@ def kickstart(net, teacher: str, games: int, epochs: int, temperature: float, lr
 # ------------------------------------------------------------------ during PPO
 def teacher_equity(teacher):
     """``rows -> equity``: the teacher's equity (for the mover) of ``(M, N_FEATURES)``
-    candidate rows, from a teacher with a TD network ``net`` (:class:`~agents.td.TDAgent`),
+    candidate rows, from a teacher with a TD network ``net`` (:class:`~agents.players.td.TDAgent`),
     whose 200 inputs are the rows' first 200 columns.
 
     Raises:
         ConfigError: the teacher has no ``net`` (the message names ``kickstart``).
     """
-    from .td import N_FEATURES as TD_FEATURES
-    from .td import numpy_equity
+    from ..players.td import N_FEATURES as TD_FEATURES
+    from ..players.td import numpy_equity
 
     net = getattr(teacher, "net", None)
     if not callable(net):
@@ -265,7 +265,7 @@ class Distillation:
     policy optimiser when made; :meth:`remove` unhooks it.
 
     Args:
-        model: a MaskablePPO with a :class:`~agents.ppo_policy.CandidatePolicy`.
+        model: a MaskablePPO with a :class:`~agents.training.ppo_policy.CandidatePolicy`.
         equity: the teacher, as :func:`teacher_equity` returns it.
         weight: the loss's weight at step 0.
         halflife: steps (``model.num_timesteps``) over which the weight halves (0: constant).

@@ -29,7 +29,7 @@ from bg_env.rules.position import Position
 from bg_env.kernels.pubeval import is_race, pubeval_values
 from bg_env.envs.candidates import board_features
 
-from .config import check_whole
+from ..config import check_whole
 from .td_features import N_FEATURES, numpy_equity, plays_features, terminal_target
 
 __all__ = ["ROLLS", "search_values", "lookahead_values", "search_choice", "check_prune",
@@ -66,7 +66,7 @@ def check_leaves(leaves) -> int | None:
 
 
 def flip_numpy(v: np.ndarray) -> np.ndarray:
-    """Output rows seen from the other side (:func:`agents.td.flip_outputs` in numpy)."""
+    """Output rows seen from the other side (:func:`agents.players.td.flip_outputs` in numpy)."""
     out = v[..., _FLIP].copy()
     out[..., 0] = 1.0 - v[..., 0]
     return out

@@ -1,7 +1,7 @@
 """Search distillation for the TD network (``bg-env train td_distill``: ``agents/configs/td_distill.yaml``).
 
 The 0-ply TD network is made to predict what its own one-roll lookahead (``td:2ply``,
-:mod:`agents.td_search`) says, round after round: the lookahead plays better than the
+:mod:`agents.players.td_search`) says, round after round: the lookahead plays better than the
 network alone, so its values are better targets than the network's own (the idea behind
 training on search results, as in expert iteration; GNU Backgammon's nets were trained on
 deeper evaluations in the same spirit).
@@ -10,7 +10,7 @@ One round:
 
 1. **Label.** ``games`` self-play games with the current network at 0-ply (cubeless money
    play). At every decision with a choice, the ``top_k`` plays the network rates best are
-   labelled with :func:`agents.td_search.search_values`: the average, over the opponent's
+   labelled with :func:`agents.players.td_search.search_values`: the average, over the opponent's
    21 rolls, of the five outputs after his best reply.
 2. **Fit.** ``epochs`` passes of Adam on the mean squared error between the network's
    outputs for those afterstates and their labels (mini-batches of ``batch_size``).
@@ -43,14 +43,14 @@ import torch
 
 from bg_env.game.game import Game, Phase, Rules
 
-from .config import ConfigError, refuse_rewind, require_at_least
+from ..config import ConfigError, refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
-from .model_files import load_torch_file, save_torch_file, write_json
+from ..players.model_files import load_torch_file, save_torch_file, write_json
 from .report import write_report
-from .td import TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features, save_net
-from .td_features import EQUITY_WEIGHTS
-from .td_inputs import N_EXTRA
-from .td_search import search_values
+from ..players.td import TDNet, load_net, net_from_header, net_header, numpy_equity, plays_features, save_net
+from ..players.td_features import EQUITY_WEIGHTS
+from ..players.td_inputs import N_EXTRA
+from ..players.td_search import search_values
 from .train_td import evaluate_net, log_eval, worker_net, worker_pool
 
 __all__ = ["DistillConfig", "train_distill", "label_game", "label_decisions", "widen", "add_extras",
@@ -73,7 +73,7 @@ class DistillConfig:
     hidden: int = 480
     """Hidden units of the trained network: the ``init`` network's or more (net2net)."""
     extras: bool = True
-    """Give the network the hand-made inputs of :mod:`agents.td_inputs` (shots, pips lost
+    """Give the network the hand-made inputs of :mod:`agents.players.td_inputs` (shots, pips lost
     to a hit, primes, entering) before the first round, their weights at zero (the same
     function at the start); an ``init`` network that reads them keeps them either way."""
     rounds: int = 3
@@ -146,7 +146,7 @@ def widen(net: TDNet, hidden: int, generator: torch.Generator) -> TDNet:
 
 
 def add_extras(net: TDNet) -> TDNet:
-    """``net`` reading the hand-made inputs of :mod:`agents.td_inputs` too, computing the
+    """``net`` reading the hand-made inputs of :mod:`agents.players.td_inputs` too, computing the
     same function: their first-layer weights start at zero.
 
     Raises:
@@ -171,9 +171,9 @@ def label_decisions(net: TDNet, rng: np.random.Generator, top_k: int, plies: int
     Yields:
         ``(features, labels)`` of each decision in turn: the network inputs of its
         ``top_k`` best plays (0-ply, best first; one row when there is one play) and their
-        :func:`~agents.td_search.search_values` with ``plies`` rolls of lookahead (five
+        :func:`~agents.players.td_search.search_values` with ``plies`` rolls of lookahead (five
         outputs, the mover's view; ``leaves``: the last roll's replies pruned by pubeval,
-        :func:`~agents.td_search.lookahead_values`).
+        :func:`~agents.players.td_search.lookahead_values`).
     """
     game = Game(Rules(cube=False))
     game.opening(rng)
@@ -349,7 +349,7 @@ def train_distill(cfg: DistillConfig, resume: bool = False, progress: bool = Tru
 
 
 def _start(cfg: DistillConfig) -> TDNet:
-    from . import MODELS_DIR
+    from .. import MODELS_DIR
 
     path = cfg.init or os.path.join(MODELS_DIR, "td.pt")
     net = load_net(path)

@@ -8,7 +8,7 @@ Network:
     inputs -- :func:`features`: the 196 Tesauro board units of
     :func:`bg_env.envs.observation.encode_boards` plus 4 race features (pip counts / 167,
     pip difference / 50, a no-contact flag), 200 in all; a network with ``extras`` (the
-    shipped one) adds the 8 hand-made inputs of :mod:`agents.td_inputs`, computed from
+    shipped one) adds the 8 hand-made inputs of :mod:`agents.players.td_inputs`, computed from
     those 200. Hidden layer(s) of sigmoid units.
     Five sigmoid outputs, as GNU Backgammon uses: P(win), P(win gammon), P(win
     backgammon), P(lose gammon), P(lose backgammon) for the player who just moved.
@@ -34,7 +34,7 @@ from bg_env.rules.position import Position
 from .base import PlayAgent
 from .cube import CubeSettings, cube_action
 from .model_files import ModelFileError, check_weights_fit, load_torch_file, save_torch_file
-from .td_features import (  # noqa: F401 (re-exported: agents.td.features etc.)
+from .td_features import (  # noqa: F401 (re-exported: agents.players.td.features etc.)
     N_FEATURES,
     features,
     features_reference,
@@ -54,7 +54,7 @@ class TDNet(nn.Module):
     """Afterstate evaluator: ``features -> 5 probabilities``.
 
     With ``extras`` the network also reads the 8 hand-made inputs of
-    :mod:`agents.td_inputs` (shots, pips lost to a hit, primes, entering), which it
+    :mod:`agents.players.td_inputs` (shots, pips lost to a hit, primes, entering), which it
     computes itself from the 200 features it is given: every caller feeds it the same
     rows either way.
     """
@@ -93,19 +93,19 @@ class TDNet(nn.Module):
 
 class TDAgent(PlayAgent):
     """Plays the legal play whose afterstate the network rates best (0-ply); decides the
-    cube from the same network's five probabilities (:mod:`agents.cube`: Janowski in
+    cube from the same network's five probabilities (:mod:`agents.players.cube`: Janowski in
     money play, the match equity table at a match score).
 
-    With ``plies=1`` it looks one roll ahead (:mod:`agents.td_search`, the ``td:2ply``
+    With ``plies=1`` it looks one roll ahead (:mod:`agents.players.td_search`, the ``td:2ply``
     spec): the ``prune`` plays that 0-ply rates best are rated by the average over the
     opponent's 21 rolls of the position after his 0-ply best reply. Its cube decisions
     stay those of the 0-ply probabilities (:meth:`probabilities`). In a variant whose
     checkers do not move as in backgammon it plays 0-ply; where the boards are not
-    backgammon boards (Plakoto, Long Nardy) it warns (:class:`~agents.base.VariantWarning`).
+    backgammon boards (Plakoto, Long Nardy) it warns (:class:`~agents.players.base.VariantWarning`).
 
     Args:
         net: the evaluator.
-        cube_settings: the cube-life settings (:class:`~agents.cube.CubeSettings`).
+        cube_settings: the cube-life settings (:class:`~agents.players.cube.CubeSettings`).
         plies: 0 (the network's own choice) or 1 (one roll of lookahead).
         prune: how many plays the search looks at (``None``: all); unused at 0 plies.
 
@@ -173,7 +173,7 @@ def net_from_header(blob: dict) -> TDNet:
 
 
 def save_net(net: TDNet, path: str, extra: dict | None = None) -> None:
-    """Write the network atomically (:func:`~agents.model_files.save_torch_file`)."""
+    """Write the network atomically (:func:`~agents.players.model_files.save_torch_file`)."""
     save_torch_file({**net_header(net), "state_dict": net.state_dict(), **(extra or {})}, path)
 
 

@@ -1,6 +1,6 @@
 """What an evaluation reports: :class:`MatchStats` (money games) and :class:`MatchPlayStats`
 (matches), from agent A's side, each with the cube actions of both sides when the cube is
-on (:class:`CubeLog` counts them game by game). :mod:`agents.evaluate` plays the games and
+on (:class:`CubeLog` counts them game by game). :mod:`agents.evaluation.evaluate` plays the games and
 re-exports every name.
 """
 

@@ -1,4 +1,4 @@
-"""pgx's JAX backgammon for ``bg-env bench`` (:mod:`agents.bench`): optional, measured when
+"""pgx's JAX backgammon for ``bg-env bench`` (:mod:`bg_env.bench.run`): optional, measured when
 pgx and jax are importable (the ``[bench]`` extra)."""
 
 from __future__ import annotations

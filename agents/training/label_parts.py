@@ -1,4 +1,4 @@
-"""The progress of a long labelling run (``python -m agents.distill_file label``), so that
+"""The progress of a long labelling run (``python -m agents.training.distill_file label``), so that
 an interrupted run can go on where it stopped. Two-roll labels take about 80 core-hours a
 round.
 
@@ -26,8 +26,8 @@ import shutil
 
 import numpy as np
 
-from .config import changed_settings
-from .model_files import write_atomically
+from ..config import changed_settings
+from ..players.model_files import write_atomically
 
 __all__ = ["LabelParts"]
 

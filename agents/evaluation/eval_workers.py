@@ -25,8 +25,8 @@ from typing import Callable, Iterator
 
 from bg_env.envs.opponents import opponent_generator_state
 
-from .config import check_whole
-from .processes import ignore_interrupt, process_pool
+from ..config import check_whole
+from ..processes import ignore_interrupt, process_pool
 
 __all__ = ["play_pair", "pair_results", "check_workers"]
 

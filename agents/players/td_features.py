@@ -1,7 +1,7 @@
 """TD-Gammon's inputs and outputs: the 200 network features of an afterstate, the five
 output probabilities seen from either side, their cubeless equity and the outputs of a
-finished game. Shared by the agent (:mod:`agents.td`), its search
-(:mod:`agents.td_search`) and training (:mod:`agents.train_td`); see :mod:`agents.td`
+finished game. Shared by the agent (:mod:`agents.players.td`), its search
+(:mod:`agents.players.td_search`) and training (:mod:`agents.training.train_td`); see :mod:`agents.players.td`
 for the network."""
 
 from __future__ import annotations

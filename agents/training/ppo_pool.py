@@ -1,7 +1,7 @@
-"""The opponent pool of PPO self-play (:mod:`agents.train_ppo`): each episode, each
+"""The opponent pool of PPO self-play (:mod:`agents.training.train_ppo`): each episode, each
 training env draws its opponent from its own :class:`OpponentPool`, with the weights of
 ``PPOConfig.opponents``: ``"self"`` is a frozen snapshot of the policy (one of the last
-``pool_size``, sent to every env by :func:`agents.train_ppo.snapshot`), other keys are
+``pool_size``, sent to every env by :func:`agents.training.train_ppo.snapshot`), other keys are
 ``agents.load_agent`` specs (``"pubeval"``, ``"random"``, ``"td"``, ...).
 :class:`PoolOpponent` is the env wrapper that draws before each episode.
 """
@@ -14,8 +14,8 @@ import torch
 
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
-from . import load_agent
-from .ppo import PPOAgent, build_actor
+from .. import load_agent
+from ..players.ppo import PPOAgent, build_actor
 
 __all__ = ["OpponentPool", "PoolOpponent", "actor_weights"]
 
@@ -35,7 +35,7 @@ class OpponentPool:
             ``agents.load_agent`` specs.
         pool_size: how many of the latest snapshots ``"self"`` draws from (uniformly).
         seed: seed of the draws (an int or a sequence of ints).
-        hidden, activation: the actor's layout (:func:`agents.ppo.build_actor`).
+        hidden, activation: the actor's layout (:func:`agents.players.ppo.build_actor`).
     """
 
     def __init__(self, weights: dict[str, float], pool_size: int = 10, seed=0,

@@ -2,7 +2,7 @@
 
 Reads top to bottom: settings, self-play of one game, the lambda-return targets, where
 the games come from (this process, or worker processes), the training loop with progress
-bar, periodic evaluation (report + learning curve), atomic checkpoints and ``--resume``. The method is described in :mod:`agents.td`.
+bar, periodic evaluation (report + learning curve), atomic checkpoints and ``--resume``. The method is described in :mod:`agents.players.td`.
 
 Workers (``workers: N``, ``bg-env train configs/td.yaml --workers N``): N processes play
 the self-play games, each with a copy of the learner's current weights, and send their
@@ -33,12 +33,12 @@ import torch
 
 from bg_env.game.game import Game, Phase, Rules
 
-from .config import refuse_rewind, require_at_least
+from ..config import refuse_rewind, require_at_least
 from .device import DEVICES, resolve_device
-from .model_files import load_torch_file, save_torch_file, write_json
-from .processes import worker_context
+from ..players.model_files import load_torch_file, save_torch_file, write_json
+from ..processes import worker_context
 from .report import write_report
-from .td import (
+from ..players.td import (
     TDAgent, TDNet, flip_outputs, load_net, net_from_header, net_header, plays_features,
     numpy_equity, position_features, save_net, terminal_target,
 )
@@ -64,7 +64,7 @@ class TDConfig:
     layers: int = 1
     """Hidden layers."""
     extras: bool = False
-    """The network also reads the hand-made inputs of :mod:`agents.td_inputs` (shots,
+    """The network also reads the hand-made inputs of :mod:`agents.players.td_inputs` (shots,
     pips lost to a hit, primes, entering); an ``init`` network must match."""
     lam: float = 0.7
     """TD(lambda)'s lambda."""
@@ -234,7 +234,7 @@ def _games_in_workers(net: TDNet, cfg: TDConfig, pool: ProcessPoolExecutor,
 
 def worker_pool(workers: int, net: TDNet) -> ProcessPoolExecutor:
     """``workers`` processes ready to play (started by the first games asked), each with a
-    network of ``net``'s shape (:func:`~agents.td.net_header`; :func:`worker_net`) that
+    network of ``net``'s shape (:func:`~agents.players.td.net_header`; :func:`worker_net`) that
     takes the weights it is sent."""
     return ProcessPoolExecutor(workers, mp_context=worker_context(),
                                initializer=_start_worker, initargs=(net_header(net),))
@@ -254,8 +254,8 @@ def game_stream(net: TDNet, cfg: TDConfig, rng: np.random.Generator, first: int,
 def evaluate_net(net: TDNet, opponents: list[str], games: int, seed: int) -> dict:
     """``net`` at 0-ply against each agent spec of ``opponents``: ``{spec: summary}``;
     ``net`` is left in training mode."""
-    from . import load_agent
-    from .evaluate import evaluate
+    from .. import load_agent
+    from ..evaluation.evaluate import evaluate
 
     agent = TDAgent(net)
     out = {}

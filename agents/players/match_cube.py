@@ -4,7 +4,7 @@ The unit is the match-winning chance (MWC) of one side, read from the Kazaross-X
 (:mod:`bg_env.game.match`: :meth:`~bg_env.game.match.Match.equity_after` knows the
 Crawford and post-Crawford scores). ``probs`` are the five cumulative cubeless
 probabilities of that side, ``(win, win gammon, win backgammon, lose gammon, lose
-backgammon)``; ``p`` is P(win). :mod:`agents.cube` turns the equities into decisions.
+backgammon)``; ``p`` is P(win). :mod:`agents.players.cube` turns the equities into decisions.
 
 Method: GNU Backgammon's 0-ply match cube (``eval.c``: ``Cl2CfMatchCentered``,
 ``Cl2CfMatchOwned``, ``Cl2CfMatchUnavailable``; ``matchequity.c``: ``GetPoints``), read
@@ -40,7 +40,7 @@ money-game lines replaced by MWCs.
   segment first).
 * **Real cube**, cube-life index ``x``: ``MWC(x) = (1 - x) MWC_dead + x MWC_live``. At
   ``x = 0`` this is the dead-cube model; the cube-life index is the same setting as in
-  money play (:class:`agents.cube.CubeSettings`).
+  money play (:class:`agents.players.cube.CubeSettings`).
 * **Free redouble**: an owner whose opponent wins the match with a win at ``v`` (and who
   does not) loses nothing more at ``v'``, so he redoubles at once (when that pays him) and
   the opponent takes or drops, whichever suits him; this is no matter of cube

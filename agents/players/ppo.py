@@ -1,13 +1,13 @@
 """The PPO baseline's agent: plays with an afterstate scorer trained by
-:mod:`agents.train_ppo` (``bg-env train ppo``, the shipped config).
+:mod:`agents.training.train_ppo` (``bg-env train ppo``, the shipped config).
 
 Loading and playing need only torch and numpy: :meth:`PPOAgent.load` reads the saved
 ``model.zip`` (or a training ``checkpoint.zip``) as a zip archive, the settings from its
 ``data`` member (JSON: ``policy_kwargs`` with ``net_arch`` and ``activation_fn``) and the
 weights from ``policy.pth`` (a torch state dict, read with ``weights_only=True``), and
 rebuilds the actor as a plain ``torch.nn`` module. Neither Stable-Baselines3 nor
-sb3-contrib is imported; the training stack (:mod:`agents.ppo_policy`,
-:mod:`agents.train_ppo`) is needed only to train.
+sb3-contrib is imported; the training stack (:mod:`agents.training.ppo_policy`,
+:mod:`agents.training.train_ppo`) is needed only to train.
 
 Actor: one MLP ``N_FEATURES -> hidden... -> 1`` applied to every candidate play's
 afterstate row (:func:`~bg_env.envs.play_env.play_features`); the agent encodes the legal
@@ -56,7 +56,7 @@ def mlp(sizes: list[int], activation: str) -> nn.Sequential:
 
 def build_actor(hidden: list[int], activation: str = "tanh") -> nn.Sequential:
     """Row -> logit: ``Sequential(trunk, Linear(hidden[-1], 1))``, the layout of the
-    training policy's actor (:class:`agents.ppo_policy.CandidateNet`), so that the same
+    training policy's actor (:class:`agents.training.ppo_policy.CandidateNet`), so that the same
     state dict loads into both."""
     sizes = [N_FEATURES] + list(hidden)
     return nn.Sequential(mlp(sizes, activation), nn.Linear(sizes[-1], 1))
@@ -127,11 +127,11 @@ def _policy_settings(path: str) -> tuple[list[int], str]:
 
 class PPOAgent(PlayAgent):
     """Plays the legal play whose afterstate the actor scores highest (deterministic);
-    decides the cube from the critic's value (:meth:`probabilities`, :mod:`agents.cube`).
+    decides the cube from the critic's value (:meth:`probabilities`, :mod:`agents.players.cube`).
 
     Args:
         actor: a module mapping ``(M, N_FEATURES)`` rows to ``(M, 1)`` logits (a
-            :class:`~agents.ppo_policy.CandidateNet`'s ``actor``), or a policy / model
+            :class:`~agents.training.ppo_policy.CandidateNet`'s ``actor``), or a policy / model
             holding one. A copy is kept, on the CPU.
         max_candidates: cut the legal plays to the env's K first (``None``: score all).
         critic: the critic (same row layout, one value), for cube decisions; taken from
@@ -175,7 +175,7 @@ class PPOAgent(PlayAgent):
     def probabilities(self, position) -> np.ndarray:
         """Five probabilities of the player on roll in ``position`` from the critic's value
         of the same board as the opponent's afterstate (an equity in points, negated),
-        through :func:`agents.cube.probabilities_from_equity` (an approximation: PPO has
+        through :func:`agents.players.cube.probabilities_from_equity` (an approximation: PPO has
         no probability outputs)."""
         row = candidate_features(np.array([position.opp]), np.array([position.me]))
         with torch.no_grad():
@@ -188,6 +188,6 @@ class PPOAgent(PlayAgent):
 
     @classmethod
     def load(cls, path: str, max_candidates: int | None = None) -> "PPOAgent":
-        """Load a model saved by :func:`agents.train_ppo.train_ppo` (``model.zip``,
+        """Load a model saved by :func:`agents.training.train_ppo.train_ppo` (``model.zip``,
         ``checkpoint.zip``); see :func:`load_actor`."""
         return cls(load_actor(path), max_candidates, critic=load_critic(path))

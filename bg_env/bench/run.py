@@ -10,7 +10,7 @@ whose library is missing is skipped with a note. Ratios are to OpenSpiel when it
 measured, else to the raw env; legal-play calls to gnubg-nn, else to the pure-Python
 generator.
 
-Timing (:mod:`agents.bench_timing`): the rows take turns of about 0.1 s, ``seconds`` each
+Timing (:mod:`bg_env.bench.timing`): the rows take turns of about 0.1 s, ``seconds`` each
 in all, timed by this process's CPU time, not the wall clock (the machine may be shared);
 pgx, which runs JAX's threads, keeps its own wall-clock loop. A legal-play row times
 blocks of :data:`MOVEGEN_BLOCK` calls, not single calls, so that reading the clock adds
@@ -56,8 +56,8 @@ from typing import Callable
 
 import numpy as np
 
-from .bench_pgx import pgx_games as _pgx
-from .bench_timing import (
+from .pgx_rows import pgx_games as _pgx
+from .timing import (
     ENV_ROW,
     GNUBG_ROW,
     KERNEL_ROW,
@@ -418,7 +418,7 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
               targets_only: bool = False) -> dict:
     """Measure and print the table (or JSON); returns the numbers. ``variants_only``: only
     the per-variant rows (:func:`variant_rows`); ``targets_only``: only the rows that
-    the speed targets need (:data:`agents.bench_timing.TARGETS`).
+    the speed targets need (:data:`bg_env.bench.timing.TARGETS`).
 
     Raises:
         ValueError: ``seconds`` is not a positive number.

@@ -1,19 +1,19 @@
 """Search distillation in two steps through a file: label once with a teacher, fit any
-student on the labels (``python -m agents.distill_file label|fit ...``).
+student on the labels (``python -m agents.training.distill_file label|fit ...``).
 
 ``bg-env train td_distill`` labels each round with the network it trains. This module
 keeps the labels instead: ``label`` plays self-play games with a teacher network at
 0-ply and labels its best plays with the teacher's one-roll lookahead, exactly as
-:func:`agents.train_distill.label_decisions` does (it is called), and writes the afterstates
+:func:`agents.training.train_distill.label_decisions` does (it is called), and writes the afterstates
 as boards (26 + 26 checker counts, 52 bytes a row) with their labels, game and decision numbers
 to an ``.npz`` file; ``fit`` trains a student on them with
-:func:`agents.train_distill.fit`, holding out the games from ``--hold`` on to report the
+:func:`agents.training.train_distill.fit`, holding out the games from ``--hold`` on to report the
 mean squared error on games it did not see; ``regret`` scores students as players on
 those games: at each decision with a choice, the teacher's lookahead equity that the
 student's 0-ply choice among the labelled plays gives up (:func:`decision_regret`), a
 measure of the gap to the teacher's play without the noise of the dice of played games.
 So several students (another width, the
-hand-made inputs of :mod:`agents.td_inputs`) can be compared on one set of labels, and a
+hand-made inputs of :mod:`agents.players.td_inputs`) can be compared on one set of labels, and a
 student that reads the hand-made inputs is taught by a teacher that does not (labelling
 with a plain network was about twice as fast before the inputs' hit rule was rewritten;
 README, "td:2ply").
@@ -21,13 +21,13 @@ README, "td:2ply").
 The shipped ``td.pt`` was made this way, in two rounds (README, "How they were trained";
 the second round's labels in four pieces, ``--first 4000`` and so on):
 
-    python -m agents.distill_file label runs/td_distill320/model.pt runs/labels320.npz \\
+    python -m agents.training.distill_file label runs/td_distill320/model.pt runs/labels320.npz \\
         --games 10000 --seed 7001 --workers 2
-    python -m agents.distill_file fit runs/labels320.npz runs/td_distill320/model.pt \\
+    python -m agents.training.distill_file fit runs/labels320.npz runs/td_distill320/model.pt \\
         runs/td_extras.pt --extras --epochs 8 --lr 3e-4 --hold 9000
-    python -m agents.distill_file label runs/td_extras.pt runs/lab_a.npz --games 4000 \\
+    python -m agents.training.distill_file label runs/td_extras.pt runs/lab_a.npz --games 4000 \\
         --seed 7101 --workers 2
-    python -m agents.distill_file fit runs/lab_?.npz runs/td_extras.pt td.pt --hidden 480 \\
+    python -m agents.training.distill_file fit runs/lab_?.npz runs/td_extras.pt td.pt --hidden 480 \\
         --epochs 8 --lr 3e-4 --hold 13000
 
 ``label --plies 2`` labels with two rolls of lookahead (GNU Backgammon's "2-ply", about 21
@@ -36,7 +36,7 @@ times the work of one roll: 0.2 s a labelled afterstate on one core of this mach
 how good a teacher it would be before labelling with it (README, "How they were trained").
 
 A label run saves its progress as it goes (each chunk of games a part file in
-``OUT.parts/``, :mod:`agents.label_parts`): after an interrupt, the same command labels only
+``OUT.parts/``, :mod:`agents.training.label_parts`): after an interrupt, the same command labels only
 the games still missing and writes the same arrays.
 
 Game ``g`` rolls its dice from ``default_rng([seed, g])``, so the file is the same for any
@@ -60,12 +60,12 @@ from bg_env.rules.position import Position
 from bg_env.envs.candidates import board_features
 
 from .label_parts import LabelParts
-from .model_files import file_sha256, write_atomically
-from .processes import as_finished
-from .td import load_net, save_net
-from .td_features import N_FEATURES, numpy_equity, terminal_target
-from .td_inputs import boards_of
-from .td_search import check_leaves, lookahead_values, segment_argmax, segment_top
+from ..players.model_files import file_sha256, write_atomically
+from ..processes import as_finished
+from ..players.td import load_net, save_net
+from ..players.td_features import N_FEATURES, numpy_equity, terminal_target
+from ..players.td_inputs import boards_of
+from ..players.td_search import check_leaves, lookahead_values, segment_argmax, segment_top
 from .train_distill import DistillConfig, add_extras, fit, label_decisions, widen
 
 __all__ = ["label_file", "read_labels", "fit_file", "decision_regret", "judge_equities",
@@ -102,10 +102,10 @@ def label_file(teacher: str, out: str, games: int, seed: int, top_k: int = 5,
     file of the whole range.
 
     Each finished ``chunk`` of games (default 50 games, 5 with two or more plies) is saved
-    in ``OUT.parts/`` (:mod:`agents.label_parts`): the same call after an interrupt labels
+    in ``OUT.parts/`` (:mod:`agents.training.label_parts`): the same call after an interrupt labels
     only the games not saved yet, and writes the same arrays. ``leaves``: the lookahead's
     last roll chooses each reply among the ``leaves`` best by pubeval
-    (:func:`~agents.td_search.lookahead_values`; about 4 times faster at two rolls with 6)."""
+    (:func:`~agents.players.td_search.lookahead_values`; about 4 times faster at two rolls with 6)."""
     load_net(teacher)  # a missing or unsafe file is named here, before any work
     if plies < 1:
         raise ValueError(f"plies={plies}: a teacher looks at least one roll ahead")
@@ -176,7 +176,7 @@ def fit_file(labels: str | list[str], init: str, out: str, extras: bool = False,
     """Fit the ``init`` network (widened to ``hidden`` units and given the hand-made inputs
     when asked) on the labels (one file or several: :func:`read_labels`) of games below
     ``hold``; writes ``out``. ``rank_weight`` adds the decisions' ordering to the loss
-    (:func:`~agents.train_distill.rank_loss`; the files need decision numbers). Returns the
+    (:func:`~agents.training.train_distill.rank_loss`; the files need decision numbers). Returns the
     rows and the held-out games' mean squared error before and after.
 
     Raises:
@@ -225,14 +225,14 @@ def decision_regret(student: np.ndarray, teacher: np.ndarray,
 
 def judge_equities(spec: str, boards: np.ndarray) -> np.ndarray:
     """The cubeless equity, for the side that just moved, of each afterstate in ``boards``
-    (rows of :func:`~agents.td_inputs.boards_of`) as the agent ``spec`` judges it: a
+    (rows of :func:`~agents.players.td_inputs.boards_of`) as the agent ``spec`` judges it: a
     finished game's points, else minus the agent's equity (``probabilities``) of the
     opponent on roll. ``gnubg:1`` makes GNU Backgammon's one-roll lookahead the judge.
 
     Raises:
         ValueError: the agent has no ``probabilities`` to rate with (named).
     """
-    from . import load_agent
+    from .. import load_agent
 
     judge = load_agent(spec)
     if not callable(getattr(judge, "probabilities", None)):
@@ -261,7 +261,7 @@ def _student_equities(model: str, x: np.ndarray, boards: np.ndarray, labels: np.
     feature rows ``x``; :data:`LABELS_MODEL`'s the ``labels``' (the teacher's lookahead);
     for an agent spec (``gnubg:0``, ``td:PATH``) that is not a file :func:`judge_equities`
     of the ``boards``. ``plies``: a network file rates the rows with that many rolls of
-    lookahead (:func:`~agents.td_search.lookahead_values`), as a teacher would label them;
+    lookahead (:func:`~agents.players.td_search.lookahead_values`), as a teacher would label them;
     with ``candidates`` only each decision's (rows from ``starts``) that many best rows by
     0-ply, the others scored -inf (never chosen); ``leaves``: the lookahead's last roll
     pruned by pubeval."""
@@ -378,7 +378,7 @@ def regret_file(labels: str | list[str], models: list[str], hold: int | None = N
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.distill_file", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m agents.training.distill_file", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="step", required=True)
     lab = sub.add_parser("label", help="label self-play games with a teacher's lookahead")

@@ -8,7 +8,7 @@ in the nuclear variant) or just Enter to roll. ``hint`` asks the opponent agent 
 would do in the person's place, ``help`` (or ``?``) lists the commands, ``quit`` (or the
 end of the input, Ctrl-D) ends the game. The board is always drawn from the person's side,
 and the opponent's turns are told with their rolls in the person's numbering
-(``pubeval rolls 4-3: 1/12``; see :mod:`agents.human_view`).
+(``pubeval rolls 4-3: 1/12``; see :mod:`agents.play.human_view`).
 Any rule variant can be played (``bg-env play --variant plakoto``).
 """
 
@@ -24,7 +24,7 @@ from bg_env.rules.magriel import (IllegalMoveError, InvalidNotationError, format
                                  roll_text)
 from bg_env.rules.moves import Play
 
-from .base import PlayAgent
+from ..players.base import PlayAgent
 from .human_view import HELP, PERSON, board_text, event_text, forced_text
 
 __all__ = ["HumanAgent", "play_human", "read_play"]
@@ -138,7 +138,7 @@ def play_human(opponent: str, seed: int | None = None, cube: bool = False,
                ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
                variant: str = "standard") -> int:
     """Play one game in the terminal; returns 0."""
-    from . import load_agent
+    from .. import load_agent
 
     env = backgammon_v0.raw_env(cube=cube, render_mode="ansi", variant=variant)
     env.reset(seed=seed)

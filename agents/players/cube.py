@@ -56,7 +56,7 @@ Money play -- Janowski's cube-life interpolation
 
 Match play -- the match equity table, dead and live cube
     At a match score the unit is the match-winning chance (MWC) from the Kazaross-XG2
-    table (:mod:`bg_env.game.match`). :mod:`agents.match_cube` gives the equities (its
+    table (:mod:`bg_env.game.match`). :mod:`agents.players.match_cube` gives the equities (its
     docstring has the formulas and the source, GNU Backgammon's match cube method): the
     dead-cube MWC (the six exclusive outcomes at the cube value), the live-cube MWC
     (piecewise linear through both sides' live-cube cash points, found by recursion down
@@ -106,7 +106,7 @@ class CubeSettings:
     clamped to [0.6, 0.7]; GNU Backgammon's default race cube efficiency)."""
     live_match_cube: bool = True
     """Match play uses the cube-life index too (the live-cube match method of
-    :mod:`agents.match_cube`); off: the dead-cube model (``x = 0``)."""
+    :mod:`agents.players.match_cube`); off: the dead-cube model (``x = 0``)."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= float(self.x) <= 1.0:
@@ -258,7 +258,7 @@ def match_verdict(probs, match, side: int, value: int, progression: str = "geome
     """The doubling decision of ``side`` (on roll, ``probs`` his) at ``match``'s score,
     cube at ``value`` (``owner`` :data:`CENTRED` or :data:`OWNED`; by default centred at
     1, else his), in match-winning chances with cube-life index ``x`` (0: the dead-cube
-    model; see :mod:`agents.match_cube`)."""
+    model; see :mod:`agents.players.match_cube`)."""
     probs = scored(probs, gammons)
     nxt = next_cube_value(value, progression)
     if owner is None:
@@ -350,7 +350,7 @@ def _match_action(game, match, legal: list[int], mine, x: float) -> int:
 
 class CubeNaive(PlayAgent):
     """An agent that judges whole plays, made cube-naive: the same checker play, the cube
-    of :class:`~agents.base.PlayAgent` (never doubles, always takes). For measuring what
+    of :class:`~agents.players.base.PlayAgent` (never doubles, always takes). For measuring what
     cube decisions are worth with the checker play held equal."""
 
     def __init__(self, agent: PlayAgent) -> None:

@@ -39,8 +39,8 @@ import numpy as np
 
 from bg_env.envs.opponents import opponent_generator_state, restore_opponent_generator
 
-from .config import changed_settings
-from .model_files import write_atomically
+from ..config import changed_settings
+from ..players.model_files import write_atomically
 
 __all__ = ["EvalCheckpoint", "FORMAT"]
 
@@ -53,7 +53,7 @@ FORMAT = "bg-env eval checkpoint 1"
 class EvalCheckpoint:
     """The checkpoint file of one evaluation; see the module's description.
 
-    :func:`~agents.evaluate.evaluate` and :func:`~agents.evaluate.evaluate_matches` take
+    :func:`~agents.evaluation.evaluate.evaluate` and :func:`~agents.evaluation.evaluate.evaluate_matches` take
     one (or a path, which they make one of with the default interval) and call :meth:`start`
     before the first game and :meth:`pair_done` after every pair.
     """

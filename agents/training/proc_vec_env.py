@@ -21,7 +21,7 @@ import numpy as np
 from stable_baselines3.common.env_util import is_wrapped
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, VecEnv
 
-from .processes import worker_context
+from ..processes import worker_context
 
 __all__ = ["ProcessVecEnv", "split_evenly"]
 

@@ -12,7 +12,7 @@ import os
 import platform
 import subprocess
 
-from .model_files import write_atomically
+from ..players.model_files import write_atomically
 
 __all__ = ["write_report", "trend", "provenance", "next_commands"]
 

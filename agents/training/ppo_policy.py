@@ -9,7 +9,7 @@ observation holds each candidate's afterstate features (a ``(K, 201)`` table, fl
   outputs are the logits of a categorical distribution, masked by MaskablePPO. Since
   the same weights judge every candidate, the policy does not depend on the order of
   the rows and generalises across rolls, like a TD-Gammon evaluator. Its layout is
-  :func:`agents.ppo.build_actor`'s, which is all that playing needs.
+  :func:`agents.players.ppo.build_actor`'s, which is all that playing needs.
 * critic -- a second MLP of the same shape (or the actor's hidden layers, with
   ``share_trunk``) gives each candidate a value ``q_i`` (the afterstate's worth,
   before the opponent's roll); the state value is pooled over the candidates,
@@ -34,7 +34,7 @@ from torch import nn
 
 from bg_env.envs.candidates import N_FEATURES, PRESENT
 
-from .ppo import build_actor, mlp
+from ..players.ppo import build_actor, mlp
 
 __all__ = ["CandidateNet", "CandidateRows", "CandidatePolicy", "POOLINGS"]
 
@@ -58,7 +58,7 @@ class CandidateNet(nn.Module):
             raise ValueError(f"value_pooling={value_pooling!r}: expected one of {list(POOLINGS)}")
         sizes = [N_FEATURES] + list(hidden)
         self.actor = build_actor(hidden, activation)
-        """Row -> logit: the part a :class:`~agents.ppo.PPOAgent` keeps."""
+        """Row -> logit: the part a :class:`~agents.players.ppo.PPOAgent` keeps."""
         trunk = self.actor[0]
         critic_trunk = trunk if share_trunk else mlp(sizes, activation)
         self.critic = nn.Sequential(critic_trunk, nn.Linear(sizes[-1], 1))
@@ -89,7 +89,7 @@ class CandidateNet(nn.Module):
     def candidate_outputs(self, rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The logit and the value ``q`` of each of the ``(M, N_FEATURES)`` candidate rows
         (two ``(M,)`` tensors; one pass through a shared trunk), for supervised fitting
-        (:mod:`agents.kickstart`)."""
+        (:mod:`agents.training.kickstart`)."""
         h = self.actor[0](rows)
         q = self.critic[1](h if self.shared else self.critic[0](rows))
         return self.actor[1](h).squeeze(-1), q.squeeze(-1)
