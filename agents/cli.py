@@ -153,7 +153,7 @@ def cmd_eval(args) -> int:
                          ("--checkpoint", args.checkpoint)):
         if path:
             _check_output(option, path)  # before the games, not after them
-    _check_checkpoint_apart(args)
+    _check_outputs_apart(args)
     a, b = load_agent(args.agent_a), load_agent(args.agent_b)  # "td+naive" is cube-naive
     a.name, b.name = args.agent_a, args.agent_b
     torch = sys.modules.get("torch")  # loaded by the agents that run networks
@@ -220,14 +220,19 @@ def _variant_file(name: str) -> str:
 
 
 def _check_output(option: str, path: str) -> None:
-    """Raise ValueError naming ``option`` unless a file can be written at ``path``."""
+    """Raise ValueError naming ``option`` unless ``path`` can be written whole
+    (:func:`bg_env.files.check_writable`: a folder that exists, and nothing there or a
+    regular file the user may write)."""
+    from bg_env.files import check_writable
+
     folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise ValueError(f"{option} {path!r} is a folder; give a file name")
-    if not os.path.isdir(folder):
-        raise ValueError(f"{option} {path!r}: the folder {folder!r} does not exist")
-    if not os.access(folder, os.W_OK):
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
         raise ValueError(f"{option} {path!r}: the folder {folder!r} is not writable")
+    try:
+        check_writable(path)
+    except (OSError, ValueError) as exc:
+        reason = str(exc).removeprefix(f"{path}: ")
+        raise ValueError(f"{option} {path!r}: {reason}") from None
 
 
 def _save_mat(path: str, records: list) -> None:
@@ -266,23 +271,25 @@ def _model_digests(*specs: str) -> dict[str, str]:
             for spec, path in files.items() if path is not None}
 
 
-def _check_checkpoint_apart(args) -> None:
-    """Raise ValueError when ``--checkpoint`` is also a file that ``--json`` or
-    ``--save-mat`` writes at the end (the next run would find a report, not a
-    checkpoint)."""
-    if not args.checkpoint:
-        return
-    outputs = {"--json": [args.json] if args.json else []}
+def _check_outputs_apart(args) -> None:
+    """Raise ValueError when two of ``--json``, ``--save-mat`` and ``--checkpoint`` name
+    one file (links and ``..`` followed): the later write would replace the earlier one's
+    games, report or checkpoint."""
+    from bg_env.files import same_file
+
+    outputs = [("--json", args.json)] if args.json else []
     if args.save_mat:
         from .evaluation.evaluate import pairs_of
 
         records = 1 if args.match is None else 2 * pairs_of(args.games)
-        outputs["--save-mat"] = _mat_paths(args.save_mat, records)
-    here = os.path.abspath(args.checkpoint)
-    for option, paths in outputs.items():
-        if here in map(os.path.abspath, paths):
-            raise ValueError(f"--checkpoint {args.checkpoint!r} is also a file {option} "
-                             f"writes; give them different files")
+        outputs += [("--save-mat", p) for p in _mat_paths(args.save_mat, records)]
+    if args.checkpoint:
+        outputs.append(("--checkpoint", args.checkpoint))
+    for i, (option, path) in enumerate(outputs):
+        for other, other_path in outputs[i + 1:]:
+            if other != option and same_file(path, other_path):
+                raise ValueError(f"{option} {path!r} and {other} {other_path!r} are one file; "
+                                 "give them different files")
 
 
 def _dead_match_cube(agent) -> None:

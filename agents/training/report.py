@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import importlib.metadata
+import io
 import json
 import math
 import os
@@ -155,7 +156,7 @@ def _plot(run_dir: str, title: str, opponents: list[str], history: list[dict]) -
     ax.set_title(f"{title}: bars are 95% confidence intervals", fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    tmp = os.path.join(run_dir, "learning_curve.tmp.png")
-    fig.savefig(tmp, dpi=100)
+    picture = io.BytesIO()
+    fig.savefig(picture, format="png", dpi=100)
     plt.close(fig)
-    os.replace(tmp, os.path.join(run_dir, "learning_curve.png"))
+    write_atomically(os.path.join(run_dir, "learning_curve.png"), picture.getvalue())

@@ -186,3 +186,28 @@ def test_a_folder_given_as_the_config_is_called_a_folder(tmp_path, capsys):
     assert main(["train", str(tmp_path), "--quiet"]) == 2
     err = _error(capsys)
     assert f"'{tmp_path}' is a folder: expected a YAML file" in err and "'td'" in err
+
+
+def test_eval_refuses_two_outputs_that_are_one_file(tmp_path, capsys):
+    out = tmp_path / "games.mat"
+    argv = ["eval", "first", "first", "--games", "2", "--quiet"]
+    assert main(argv + ["--save-mat", str(out), "--json", str(out)]) == 2
+    assert "--json" in _error(capsys) and not out.exists()  # refused before any game
+    (tmp_path / "link.json").symlink_to(out)
+    assert main(argv + ["--save-mat", str(out), "--json", str(tmp_path / "link.json")]) == 2
+    assert "are one file" in _error(capsys)
+
+
+@pytest.mark.parametrize("kind", ["read-only", "fifo"])
+def test_eval_refuses_an_output_it_must_not_replace(tmp_path, capsys, kind):
+    import os
+
+    out = tmp_path / "report.json"
+    if kind == "fifo":
+        os.mkfifo(out)
+    else:
+        out.write_text("mine")
+        out.chmod(0o444)
+    assert main(["eval", "first", "first", "--games", "2", "--quiet", "--json", str(out)]) == 2
+    assert ("read-only" if kind == "read-only" else "FIFO") in _error(capsys)
+    assert kind == "fifo" or out.read_text() == "mine"
