@@ -122,18 +122,17 @@ def _previous_mask(wrapper: TerminateIllegalWrapper, prev):
     """The action mask of the last observation ``prev`` (or of its info when it is not a
     dict), as PettingZoo's wrapper finds it: a missing mask fails its assertions."""
     if isinstance(prev, dict):
-        assert "action_mask" in prev, (
-            f"`action_mask` not found in dictionary observation: {prev}. Action mask must "
-            "either be in `observation['action_mask']` or `info['action_mask']` to use "
-            "TerminateIllegalWrapper."
-        )
+        if "action_mask" not in prev:  # (raised, not asserted: python -O keeps the check)
+            raise AssertionError(
+                f"`action_mask` not found in dictionary observation: {prev}. Action mask "
+                "must either be in `observation['action_mask']` or `info['action_mask']` to "
+                "use TerminateIllegalWrapper.")
         return prev["action_mask"]
-    assert wrapper._prev_info is not None
-    assert "action_mask" in wrapper._prev_info, (
-        f"`action_mask` not found in info for non-dictionary observation: "
-        f"{wrapper._prev_info}. Action mask must either be in observation['action_mask'] "
-        "or info['action_mask'] to use TerminateIllegalWrapper."
-    )
+    if wrapper._prev_info is None or "action_mask" not in wrapper._prev_info:
+        raise AssertionError(
+            f"`action_mask` not found in info for non-dictionary observation: "
+            f"{wrapper._prev_info}. Action mask must either be in observation['action_mask'] "
+            "or info['action_mask'] to use TerminateIllegalWrapper.")
     return wrapper._prev_info["action_mask"]
 
 
@@ -164,11 +163,13 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
 def _assert_in_bounds(raw: AECEnv, action, agent) -> None:
     """:meth:`AssertOutOfBoundsWrapper.step`'s check (PettingZoo's) of ``agent``'s
     (``raw.agent_selection``) action; the message names the action, the agent and the
-    space (PettingZoo's says only "action is not in action space")."""
-    assert (
-        action is None and (raw.terminations[agent] or raw.truncations[agent])
-    ) or raw.action_space(agent).contains(action), (
-        f"action {action!r} of {agent} is not in action space {raw.action_space(agent)}")
+    space (PettingZoo's says only "action is not in action space"). It raises
+    ``AssertionError`` as PettingZoo's does, but not by an ``assert``: under ``python -O``
+    the check stays."""
+    if not ((action is None and (raw.terminations[agent] or raw.truncations[agent]))
+            or raw.action_space(agent).contains(action)):
+        raise AssertionError(
+            f"action {action!r} of {agent} is not in action space {raw.action_space(agent)}")
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
@@ -217,7 +218,6 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             raise AttributeError("agent_selection cannot be accessed before reset")
         raw = self._raw_env
         agent = raw.agent_selection
-        assert agent is not None
         chain = self._chain
         if not observe:
             observation = None

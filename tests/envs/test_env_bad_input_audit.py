@@ -142,3 +142,17 @@ def test_the_kernel_vector_envs_name_an_unknown_reset_option_as_unknown(make_res
         reset({"positon_id": "4HPwATDgc/ABMA"})
     with pytest.raises(ValueError, match="start position|from the opening"):  # known, unsupported
         reset({"position_id": "4HPwATDgc/ABMA"})
+
+
+def test_the_bounds_check_stays_under_python_O():
+    """The wrapped env's out-of-range check is no ``assert`` (``python -O`` drops those):
+    ``step(-1)`` must not read the mask's last slot."""
+    import subprocess
+    import sys
+
+    code = ("from bg_env import backgammon_v0\n"
+            "env = backgammon_v0.env(); env.reset(seed=0)\n"
+            "try:\n    env.step(-1)\nexcept AssertionError as exc:\n    print('refused:', exc)\n")
+    done = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert "refused: action -1 of player_0 is not in action space" in done.stdout, done.stderr
