@@ -38,6 +38,9 @@ SPECS = {
     "first": "always the lowest legal action (a deterministic test partner)",
 }
 
+GNUBG_MAX_PLIES = 2
+"""The deepest ``gnubg:N`` (a move at 3 plies takes seconds, a game many minutes)."""
+
 NAIVE_SUFFIX = "+naive"
 """Spec suffix: the same agent made cube-naive, never doubling and always taking
 (``td+naive``, ``td:PATH+naive``; :class:`agents.players.cube.CubeNaive`)."""
@@ -68,7 +71,12 @@ def load_agent(spec):
 
         base = spec[: -len(NAIVE_SUFFIX)]
         return cube_naive(load_agent(base), spec)
-    kind, _, arg = spec.partition(":")
+    kind, colon, arg = spec.partition(":")
+    if colon and not arg:
+        raise ValueError(f"agent spec {spec!r}: nothing after ':'; write {kind!r} alone, or "
+                         f"what {kind!r} takes after the ':' (see agents.SPECS)")
+    if kind in ("first", "pubeval") and colon:
+        raise ValueError(f"agent spec {spec!r}: {kind!r} takes nothing after ':'")
     if kind == "random":
         return RandomAgent(seed=_spec_int(spec, arg, "seed") if arg else None)
     if kind == "first":
@@ -99,7 +107,11 @@ def load_agent(spec):
     if kind == "gnubg":
         from .players.gnubg import GnubgAgent
 
-        return GnubgAgent(plies=_spec_int(spec, arg, "number of plies") if arg else 0)
+        plies = _spec_int(spec, arg, "number of plies") if arg else 0
+        if plies > GNUBG_MAX_PLIES:
+            raise ValueError(f"agent spec {spec!r}: at most {GNUBG_MAX_PLIES} plies (gnubg:2 "
+                             "takes about 0.02 s a position, each ply more about 20 times that)")
+        return GnubgAgent(plies=plies)
     raise ValueError(f"unknown agent spec {spec!r}; known: {sorted(SPECS)} (see agents.SPECS)")
 
 

@@ -20,6 +20,9 @@ PRESENT = 200
 """Index of the "real candidate" flag in a row."""
 DEFAULT_MAX_CANDIDATES = 64
 """The candidate rows a play-level view shows unless told otherwise."""
+MAX_CANDIDATES = 1024
+"""The most candidate rows a play-level view may show: above any roll's count of distinct
+plays (434 is the most seen), and an observation of 1024 x 201 floats (0.8 MB)."""
 FEATURE_HIGH = 8.0  # largest magnitude of any feature: (15 - 3) / 2, 15 / 2, 375 / 50
 _POINTS = np.arange(26)
 _UNITS = np.array([[n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0] for n in range(16)],

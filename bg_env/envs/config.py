@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 
 from ..game.game import Rules
 from ..game.match import MET_MAX_AWAY, Match
+from ..rules.cube import check_count
 from ..rules.variants import get_variant
 from .observation import ENCODERS
 
@@ -17,6 +18,25 @@ REWARDS = ("points", "win")
 MATCH_REWARDS = ("result", "equity")
 RENDER_MODES = ("ansi", "human", "rgb_array")
 CUBE_DEFAULT = False
+MAX_TURNS = 10**9
+"""The highest ``max_turns`` (the kernels count turns in 64-bit integers)."""
+
+
+def check_reward(name: str, value) -> float:
+    """``value`` as a float, or ValueError naming ``name`` unless it is a finite real
+    number (not True or False, not a string).
+
+    >>> check_reward("illegal_reward", "x")
+    Traceback (most recent call last):
+    ValueError: illegal_reward='x': expected a finite number
+    """
+    import math
+    import numbers
+
+    if (not isinstance(value, numbers.Real) or isinstance(value, bool)
+            or not math.isfinite(value)):
+        raise ValueError(f"{name}={value!r}: expected a finite number")
+    return float(value)
 """Every env view plays without the doubling cube unless given ``cube=True``: with the cube
 on, random play ends almost every game in a dropped double, which is what a first
 training run then learns (the play-level views are cubeless in any case)."""
@@ -58,8 +78,8 @@ class EnvConfig:
             raise ValueError(f"observation={self.observation!r}: expected one of {list(ENCODERS)}")
         if self.render_mode not in (None,) + RENDER_MODES:
             raise ValueError(f"render_mode={self.render_mode!r}: expected None or one of {list(RENDER_MODES)}")
-        if self.max_turns is not None and (not isinstance(self.max_turns, int) or self.max_turns < 1):
-            raise ValueError(f"max_turns={self.max_turns!r}: expected None or a positive integer")
+        if self.max_turns is not None:
+            check_count("max_turns", self.max_turns, 1, MAX_TURNS, "or None: never")
         if (not isinstance(self.match_length, int) or isinstance(self.match_length, bool)
                 or not 0 <= self.match_length <= MET_MAX_AWAY):
             raise ValueError(

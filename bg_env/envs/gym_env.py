@@ -51,6 +51,7 @@ from gymnasium.utils import seeding
 from ..rules.actions import N_ACTIONS
 from ..game.game import IllegalActionError, action_index
 from .backgammon import raw_env
+from .config import check_reward
 from .opponents import make_opponent, opponent_step, seed_opponent
 from .start import step_refused
 
@@ -131,7 +132,7 @@ class BackgammonEnv(gym.Env):
         self.learner_choice = learner
         self.learner = learner or "player_0"
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self.observation_space = self.game_env.observation_space("player_0")["observation"]
         self.action_space = gym.spaces.Discrete(N_ACTIONS)
         self._mask = _NO_ACTIONS

@@ -26,7 +26,7 @@ from ..rules.variants import get_variant
 from ..rules.actions import N_ACTIONS
 from ..game.game import Game, IllegalActionError
 from ..game.match import MET_MAX_AWAY, match_equity
-from .config import EnvConfig
+from .config import EnvConfig, check_reward
 from .context import CONTEXT_SIZE, MATCH_SLOTS, context_space, encode_contexts
 from .engine_obs import games_bombs
 from .observation import games_kernel, observation_space
@@ -105,7 +105,7 @@ class KernelBatch:
         self.games = batch.Games(self.num_envs, self.config.rules())
         self.learner = -1 if learner is None else AGENTS.index(learner)
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self.max_turns = self.config.max_turns or 0
         self.observation_space = observation_space(self.config.observation)
         self._board_size = self.observation_space.shape[0]

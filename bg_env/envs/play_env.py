@@ -91,12 +91,15 @@ import gymnasium as gym
 import numpy as np
 
 from ..game.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
+from ..rules.cube import check_count
 from ..rules.moves import Play
 from ..rules.position import render_text
-from .candidates import (DEFAULT_MAX_CANDIDATES, FEATURE_HIGH, N_FEATURES, PRESENT, board_features,
-                         candidate_features, order_candidates, play_features)
+from .candidates import (DEFAULT_MAX_CANDIDATES, FEATURE_HIGH, MAX_CANDIDATES, N_FEATURES,
+                         PRESENT, board_features, candidate_features, order_candidates,
+                         play_features)
 from .opponents import (make_opponent, opponent_generator_state, opponent_play,
                         restore_opponent_generator, seed_opponent)
+from .config import check_reward
 from .start import check_options, step_refused
 
 __all__ = [
@@ -187,8 +190,7 @@ class BackgammonPlaysEnv(gym.Env):
             raise ValueError(f"reward={reward!r}: expected 'points' or 'win'")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
-        if not isinstance(max_candidates, int) or max_candidates < 1:
-            raise ValueError(f"max_candidates={max_candidates!r}: expected an integer >= 1")
+        check_count("max_candidates", max_candidates, 1, MAX_CANDIDATES)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r}: expected None or one of "
                              f"{self.metadata['render_modes']}")
@@ -206,7 +208,7 @@ class BackgammonPlaysEnv(gym.Env):
         self.learner_choice = learner
         self.reward_kind = reward
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self.skip_forced = skip_forced
         self.render_mode = render_mode
         self.set_opponent(opponent)

@@ -85,17 +85,19 @@ from pettingzoo import AECEnv
 
 from ..rules.actions import BOMB, ROLL
 from ..game.game import Game, IllegalActionError, Phase, Rules, action_index, check_dice
+from ..rules.cube import check_count
 from ..rules.moves import Play
 from ..rules.position import Position, render_text
 from ..rules.variants import PinnedPosition, explode
 from .candidates import (
     DEFAULT_MAX_CANDIDATES,
+    MAX_CANDIDATES,
     FEATURE_HIGH,
     N_FEATURES,
     order_candidates,
     play_features,
 )
-from .config import game_info, game_rewards
+from .config import MAX_TURNS, game_info, game_rewards
 from .frame import game_frame
 from .start import check_options, step_refused
 from .wrappers import wrap
@@ -131,11 +133,9 @@ class PlaysEnvConfig:
             raise ValueError("cube=True: the play-level env is cubeless (cube=False only)")
         if self.reward not in REWARDS:
             raise ValueError(f"reward={self.reward!r}: expected one of {list(REWARDS)}")
-        if (not isinstance(self.max_candidates, int) or isinstance(self.max_candidates, bool)
-                or self.max_candidates < 2):
-            raise ValueError(f"max_candidates={self.max_candidates!r}: expected an integer >= 2")
-        if self.max_turns is not None and (not isinstance(self.max_turns, int) or self.max_turns < 1):
-            raise ValueError(f"max_turns={self.max_turns!r}: expected None or a positive integer")
+        check_count("max_candidates", self.max_candidates, 2, MAX_CANDIDATES)
+        if self.max_turns is not None:
+            check_count("max_turns", self.max_turns, 1, MAX_TURNS, "or None: never")
         if self.render_mode not in (None,) + RENDER_MODES:
             raise ValueError(
                 f"render_mode={self.render_mode!r}: expected None or one of {list(RENDER_MODES)}")

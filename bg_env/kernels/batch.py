@@ -482,6 +482,13 @@ class Games:
             seeds, fresh = [None if seed is None else int(seed) + i for i in range(self.n)], True
         else:
             seeds, fresh = list(seed), False
+            if len(seeds) != self.n:
+                raise ValueError(f"seed: a list of {len(seeds)} seeds for {self.n} games; "
+                                 "expected one per game (or one int)")
+        for s in seeds:
+            if s is not None and (isinstance(s, bool) or not isinstance(s, (int, np.integer))
+                                  or s < 0):
+                raise ValueError(f"seed {s!r}: expected a whole number of 0 or more, or None")
         for i, s in enumerate(seeds):
             if s is not None or fresh:
                 self.seeds[i] = np.random.SeedSequence(s).generate_state(1, np.uint64)[0]

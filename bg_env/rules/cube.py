@@ -40,6 +40,35 @@ class Phase:
     ALL = (CUBE, TAKE, BEAVER_TAKE, MOVE, OVER)
 
 
+MAX_CUBE_VALUE = 2**30
+"""The highest ``max_cube`` (cube values are kept in 64-bit integers, far above it)."""
+
+MAX_AUTO_DOUBLES = 30
+"""The most automatic doubles a game may start with."""
+
+
+def check_count(name: str, value, low: int, high: int, note: str = "") -> None:
+    """Raise ValueError naming ``name`` unless ``value`` is a whole number (an ``int``, not
+    True or False) in ``low..high``.
+
+    >>> check_count("max_cube", True, 0, 64)
+    Traceback (most recent call last):
+    ValueError: max_cube=True: expected a whole number in 0..64
+    """
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if not whole or not low <= value <= high:
+        extra = f" ({note})" if note else ""
+        raise ValueError(f"{name}={value!r}: expected a whole number in {low}..{high}{extra}")
+
+
+def on_progression(value: int, progression: str) -> bool:
+    """Whether the cube takes ``value`` under ``progression``: a power of two
+    (``"geometric"``), any value from 1 (``"arithmetic"``)."""
+    if progression == "arithmetic":
+        return value >= 1
+    return value >= 1 and value & (value - 1) == 0
+
+
 @dataclass(frozen=True)
 class Rules:
     """The rule options of a money game (RULES.md §5-§6)."""
@@ -74,10 +103,12 @@ class Rules:
             raise ValueError(
                 f"cube_progression={self.cube_progression!r}: expected 'geometric' or 'arithmetic'"
             )
-        if not isinstance(self.max_cube, int) or self.max_cube < 0:
-            raise ValueError(f"max_cube={self.max_cube!r}: expected an integer >= 0 (0 = no limit)")
-        if not isinstance(self.auto_doubles, int) or self.auto_doubles < 0:
-            raise ValueError(f"auto_doubles={self.auto_doubles!r}: expected an integer >= 0")
+        check_count("max_cube", self.max_cube, 0, MAX_CUBE_VALUE, "0 = no limit")
+        if self.max_cube and not on_progression(self.max_cube, self.cube_progression):
+            raise ValueError(
+                f"max_cube={self.max_cube!r}: not a value the cube reaches (the geometric "
+                "progression: 1, 2, 4, 8, ...; 0 = no limit)")
+        check_count("auto_doubles", self.auto_doubles, 0, MAX_AUTO_DOUBLES)
 
     @classmethod
     def keys(cls) -> list[str]:

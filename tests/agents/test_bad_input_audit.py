@@ -146,3 +146,20 @@ def test_a_ppo_net_arch_asking_for_a_huge_network_is_refused_before_it_is_built(
                                              r"net_arch=\[1000000000\]: weight .*its "
                                              r"settings need shape \[1000000000"):
         load_actor(str(path))
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("pubeval:3", "'pubeval' takes nothing after ':'"),
+    ("first:x", "'first' takes nothing after ':'"),
+    ("gnubg:99", "at most 2 plies"),
+    ("ppo:", "nothing after ':'"),
+    ("td:", "nothing after ':'"),
+    ("random:", "nothing after ':'"),
+])
+def test_agent_spec_arguments_an_agent_would_ignore_are_refused(spec, words):
+    from agents import load_agent
+
+    if spec.startswith("gnubg"):
+        pytest.importorskip("gnubg_nn")
+    with pytest.raises(ValueError, match=words):
+        load_agent(spec)

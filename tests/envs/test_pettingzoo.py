@@ -123,9 +123,9 @@ def test_unknown_config_key_names_it_and_the_allowed_keys(factory):
         ("render_mode", "video", ["ansi", "human", "rgb_array"]),
         ("cube_progression", "fibonacci", ["geometric", "arithmetic"]),
         ("cube", "yes", ["True", "False"]),
-        ("max_cube", -2, [">= 0"]),
-        ("auto_doubles", -1, [">= 0"]),
-        ("max_turns", 0, ["positive"]),
+        ("max_cube", -2, ["0..1073741824"]),
+        ("auto_doubles", -1, ["0..30"]),
+        ("max_turns", 0, ["1..1000000000"]),
     ],
 )
 def test_bad_config_value_names_key_and_allowed_values(key, bad, allowed):
