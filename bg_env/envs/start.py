@@ -99,6 +99,15 @@ def _check_state(state: MatchState, key: str, value, config) -> None:
     if length and max(state.score) >= length:
         raise ValueError(f"options[{key!r}]={value!r}: the match is already won "
                          f"(score {state.score[0]}-{state.score[1]} to {length})")
+    if state.cube_value == 1 and state.cube_owner != -1:
+        raise ValueError(f"options[{key!r}]={value!r}: a cube of 1 owned by player "
+                         f"{state.cube_owner}; a cube is owned only once a double is taken")
+    jacoby = config.game_rules.jacoby
+    if not length and state.jacoby != jacoby:  # (in a match gnubg writes its setting there)
+        said = "on" if state.jacoby else "off"
+        raise ValueError(f"options[{key!r}]={value!r} has the Jacoby rule {said}; this env "
+                         f"plays jacoby={jacoby}: make it with jacoby={state.jacoby}, or give "
+                         f"the ID with the Jacoby rule {'off' if state.jacoby else 'on'}")
 
 
 def start_game(options: dict, config, rng, agents: list[str]) -> tuple[Game, Match | None]:

@@ -70,3 +70,32 @@ def test_a_vector_seed_list_of_the_wrong_length_is_named_and_changes_nothing():
         venv.reset(seed=[1, 2, -1])
     again, _ = venv.reset(seed=[1, 2, 3])
     assert np.array_equal(first, again)
+
+
+def _match_id(**changes) -> str:
+    from dataclasses import replace
+
+    from bg_env.rules.match_id import MatchState
+
+    money = MatchState(player_on_roll=0, turn=0, jacoby=False)
+    return replace(money, **changes).match_id()
+
+
+@pytest.mark.parametrize("kwargs, changes, words", [
+    ({"cube": True}, {"cube_owner": 0}, "a cube of 1 owned by player 0"),
+    ({"cube": True}, {"jacoby": True}, "has the Jacoby rule on; this env plays jacoby=False"),
+    ({"cube": True, "jacoby": True}, {}, "has the Jacoby rule off; this env plays jacoby=True"),
+])
+def test_a_match_id_the_env_cannot_honour_is_named_and_the_game_goes_on(kwargs, changes, words):
+    env = backgammon_v0.env(**kwargs)
+    env.reset(seed=0)
+    before = env.unwrapped.match_id()
+    with pytest.raises(ValueError, match=words):
+        env.reset(seed=0, options={"match_id": _match_id(**changes)})
+    assert env.unwrapped.match_id() == before
+
+
+def test_a_match_id_that_fits_starts_the_game():
+    env = backgammon_v0.env(cube=True, jacoby=True)
+    env.reset(seed=0, options={"match_id": _match_id(jacoby=True, cube_value=2, cube_owner=1)})
+    assert env.unwrapped.game.cube_value == 2
