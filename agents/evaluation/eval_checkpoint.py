@@ -156,8 +156,12 @@ class EvalCheckpoint:
 
     def _read(self) -> dict:
         """The saved checkpoint, its entries checked."""
-        with open(self.path, encoding="utf-8") as fh:
-            text = fh.read()
+        try:
+            with open(self.path, encoding="utf-8") as fh:
+                text = fh.read()
+        except UnicodeDecodeError:
+            raise ValueError(f"{self.path!r} is not a bg-env evaluation checkpoint (a binary "
+                             "file, not JSON); give another --checkpoint file") from None
         try:
             saved = json.loads(text)
         except ValueError as exc:
@@ -209,6 +213,9 @@ def _checked_stats(data: dict, fresh, pairs_done: int):
         raise ValueError(f"{matches} matches for {pairs_done} pairs")
     if matches is None and not 0 <= stats.games <= 2 * pairs_done:  # (truncated games
         raise ValueError(f"{stats.games} games for {pairs_done} pairs")  # are not counted)
+    problems = stats.contradictions()
+    if problems:
+        raise ValueError("; ".join(problems))
     return stats
 
 

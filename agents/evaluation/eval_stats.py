@@ -111,6 +111,27 @@ class MatchStats:
                 self.backgammons_lost += 1
         self.drops += outcome == "drop"
 
+    def contradictions(self) -> list[str]:
+        """What in these statistics cannot be true of games played (a checkpoint's saved
+        statistics are checked with it): counts that disagree with each other."""
+        wins_seen = sum(p > 0 for p in self.points)
+        checks = [
+            (len(self.points) == self.games, f"{len(self.points)} points for {self.games} games"),
+            (self.wins == wins_seen, f"{self.wins} wins where the points show {wins_seen}"),
+            (0 <= self.backgammons_won <= self.gammons_won <= self.wins,
+             f"{self.gammons_won} gammons and {self.backgammons_won} backgammons won in "
+             f"{self.wins} wins"),
+            (0 <= self.backgammons_lost <= self.gammons_lost <= self.games - self.wins,
+             f"{self.gammons_lost} gammons and {self.backgammons_lost} backgammons lost in "
+             f"{self.games - self.wins} losses"),
+            (0 <= self.drops <= self.games, f"{self.drops} drops in {self.games} games"),
+            (len(self.final_cubes) in (0, self.games) and all(c >= 1 for c in self.final_cubes),
+             f"{len(self.final_cubes)} final cubes for {self.games} games"),
+            (all(v >= 0 for d in (self.cube_a, self.cube_b) for v in d.values()),
+             "a negative count of cube actions"),
+        ]
+        return [message for ok, message in checks if not ok]
+
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
@@ -203,6 +224,25 @@ class MatchPlayStats:
     def average_cube(self) -> float:
         """The average final cube value per game (0 when no game had the cube)."""
         return float(np.mean(self.final_cubes)) if self.final_cubes else 0.0
+
+    def contradictions(self) -> list[str]:
+        """What in these statistics cannot be true of matches played (see
+        :meth:`MatchStats.contradictions`)."""
+        n = self.matches
+        checks = [
+            (0 <= self.wins <= n, f"{self.wins} match wins in {n} matches"),
+            (len(self.games) == len(self.crawford_games) == len(self.scores) == n,
+             f"{len(self.games)} game counts, {len(self.crawford_games)} Crawford counts and "
+             f"{len(self.scores)} scores for {n} matches"),
+            (all(0 <= c <= g and g >= 1 for g, c in zip(self.games, self.crawford_games)),
+             "a match with more Crawford games than games, or none played"),
+            (sum(max(s) >= self.length > min(s) for s in self.scores) == n
+             and sum(s[0] > s[1] for s in self.scores) == self.wins,
+             f"final scores that do not end {n} matches to {self.length} with {self.wins} "
+             "won"),
+            (len(self.final_cubes) <= sum(self.games), "more final cubes than games"),
+        ]
+        return [message for ok, message in checks if not ok]
 
     @property
     def losses(self) -> int:

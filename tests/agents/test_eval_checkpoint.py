@@ -186,8 +186,13 @@ def test_saves_are_spaced_by_the_interval_or_twenty_times_a_slow_save(monkeypatc
     (lambda c: c.update(run=[]), "run is not a dict"),
     (lambda c: c["run"].update(rules=3), "its rules are not a dict"),
     (lambda c: c["records"].append(c["records"][0]), "2 records, 1 expected"),
+    (lambda c: c["stats"].update(games=2), "4 points for 2 games"),
+    (lambda c: c["stats"].update(gammons_won=19), "19 gammons and"),
+    (lambda c: c["stats"].update(wins=c["stats"]["wins"] + 1), "wins where the points show"),
+    (lambda c: c["stats"].update(drops=-1), "-1 drops in 4 games"),
 ], ids=["stats", "a generator", "generators", "records", "pairs done", "a count",
-        "a point", "games for pairs", "no generators", "run", "rules", "two records"])
+        "a point", "games for pairs", "no generators", "run", "rules", "two records",
+        "games below the points", "more gammons than wins", "wins", "negative drops"])
 def test_a_damaged_checkpoint_is_refused_leaving_agents_and_record_untouched(
         damage, named, tmp_path):
     from agents.evaluation.evaluate import seed_agents
@@ -267,3 +272,23 @@ def test_cli_checkpoint_of_a_model_file_since_rewritten_is_refused(tmp_path, cap
     assert main(args) == 2
     assert f"sha256 of td:{model}'s model was '" in capsys.readouterr().err
     assert path.read_text() == saved
+
+
+def test_a_binary_file_given_as_a_checkpoint_is_named(tmp_path):
+    path = tmp_path / "model.pt"
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(ValueError, match="model.pt.* is not a bg-env evaluation checkpoint"):
+        evaluate(RandomAgent(), RandomAgent(), games=2, seed=3, checkpoint=path)
+    assert path.read_bytes() == bytes(range(256)) * 4
+
+
+def test_contradictions_are_found_in_match_statistics_too():
+    from agents.evaluation.eval_stats import MatchPlayStats
+
+    stats = MatchPlayStats("a", "b", 3, matches=2, wins=1, games=[3, 4], crawford_games=[1, 1],
+                           scores=[(4, 1), (2, 3)])
+    assert stats.contradictions() == []
+    stats.crawford_games = [5, 1]
+    assert any("more Crawford games" in p for p in stats.contradictions())
+    stats.crawford_games, stats.wins = [1, 1], 2
+    assert any("with 2 won" in p for p in stats.contradictions())
