@@ -27,7 +27,7 @@ import yaml
 __all__ = [
     "load_config", "load_env_options", "parse_overrides", "ConfigError", "find_config",
     "packaged_configs", "require_at_least", "refuse_rewind", "changed_settings",
-    "read_mapping", "check_whole",
+    "read_mapping", "check_whole", "require_at_most", "MAX_HIDDEN", "MAX_LAYERS",
 ]
 
 T = TypeVar("T")
@@ -107,6 +107,25 @@ def require_at_least(obj: Any, low: float, *names: str) -> None:
         if not isinstance(value, (int, float)) or isinstance(value, bool) or \
                 not math.isfinite(value) or value < low:
             raise ConfigError(f"{name}={value!r}: expected a number of {low:g} or more")
+
+
+MAX_HIDDEN = 8192
+"""The widest hidden layer a config may ask for (8192 x 8192 weights are 256 MB)."""
+MAX_LAYERS = 8
+"""The most hidden layers a config may ask for."""
+
+
+def require_at_most(obj: Any, high: float, *names: str, why: str = "") -> None:
+    """Raise :class:`ConfigError` naming the first field of ``obj`` in ``names`` above
+    ``high`` (a list field: any of its items, or more than :data:`MAX_LAYERS` of them)."""
+    for name in names:
+        value = getattr(obj, name)
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if isinstance(value, (list, tuple)) and len(value) > MAX_LAYERS:
+            raise ConfigError(f"{name}={value!r}: at most {MAX_LAYERS} layers")
+        if any(isinstance(v, (int, float)) and v > high for v in items):
+            raise ConfigError(f"{name}={value!r}: expected at most {high:g}"
+                              + (f" ({why})" if why else ""))
 
 
 def refuse_rewind(checkpoint: str | os.PathLike, done: int, key: str, target: int,

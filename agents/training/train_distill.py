@@ -43,7 +43,8 @@ import torch
 
 from bg_env.game.game import Game, Phase, Rules
 
-from ..config import ConfigError, refuse_rewind, require_at_least
+from ..config import (MAX_HIDDEN, ConfigError, refuse_rewind, require_at_least,
+                      require_at_most)
 from .device import DEVICES, resolve_device
 from ..players.model_files import load_torch_file, save_torch_file, write_json
 from .report import write_report
@@ -113,6 +114,8 @@ class DistillConfig:
         require_at_least(self, 0, "seed")
         require_at_least(self, 1, "hidden", "rounds", "games", "top_k", "epochs",
                          "batch_size", "workers", "eval_games", "torch_threads")
+        require_at_most(self, MAX_HIDDEN, "hidden",
+                        why="a network that size does not fit in memory")
         if self.device not in DEVICES:
             raise ValueError(f"device={self.device!r}: expected one of {list(DEVICES)}")
 

@@ -48,10 +48,11 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from bg_env.envs.candidates import MAX_CANDIDATES
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from .. import load_agent
-from ..config import refuse_rewind, require_at_least
+from ..config import MAX_HIDDEN, refuse_rewind, require_at_least, require_at_most
 from .device import DEVICES, resolve_device
 from ..evaluation.evaluate import evaluate
 from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
@@ -218,6 +219,9 @@ class PPOConfig:
                              f"(n_envs * n_steps = {self.n_envs * self.n_steps})")
         if not self.hidden or not all(isinstance(h, int) and h > 0 for h in self.hidden):
             raise ValueError(f"hidden={self.hidden!r}: expected a list of positive integers")
+        require_at_most(self, MAX_HIDDEN, "hidden",
+                        why="a network that size does not fit in memory")
+        require_at_most(self, MAX_CANDIDATES, "max_candidates")
 
 
 # ------------------------------------------------------------------ training

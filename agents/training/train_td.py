@@ -33,7 +33,8 @@ import torch
 
 from bg_env.game.game import Game, Phase, Rules
 
-from ..config import refuse_rewind, require_at_least
+from ..config import (MAX_HIDDEN, MAX_LAYERS, ConfigError, refuse_rewind, require_at_least,
+                      require_at_most)
 from .device import DEVICES, resolve_device
 from ..players.model_files import load_torch_file, save_torch_file, write_json
 from ..processes import worker_context
@@ -112,6 +113,9 @@ class TDConfig:
         require_at_least(self, 1, "games", "hidden", "layers", "batch_games", "eval_games",
                          "checkpoint_every", "torch_threads")
         require_at_least(self, 0, "seed", "eval_every", "final_eval_games")
+        require_at_most(self, MAX_HIDDEN, "hidden",
+                        why="a network that size does not fit in memory")
+        require_at_most(self, MAX_LAYERS, "layers")
         if self.workers < 1:
             raise ValueError(f"workers={self.workers}: expected 1 or more")
         if self.device not in DEVICES:
@@ -375,7 +379,7 @@ def _resume(ckpt_path: str, cfg: TDConfig, net: TDNet, opt, rng) -> tuple[int, l
     blob = load_torch_file(ckpt_path, "TD checkpoint")
     start = int(blob["games"])
     refuse_rewind(ckpt_path, start, "games", cfg.games, "games")
-    net.load_state_dict(blob["state_dict"])
+    load_weights(net, blob["state_dict"], ckpt_path, cfg)
     opt.load_state_dict(blob["optimizer"])
     for group in opt.param_groups:  # the config's rate, not the checkpoint's
         group["lr"] = cfg.lr
@@ -384,6 +388,21 @@ def _resume(ckpt_path: str, cfg: TDConfig, net: TDNet, opt, rng) -> tuple[int, l
     history = [h for h in blob["history"] if h["games"] < cfg.games]
     clock = float(blob.get("seconds", blob["history"][-1]["seconds"] if blob["history"] else 0.0))
     return start, history, clock
+
+
+def load_weights(net: TDNet, weights: dict, path, cfg) -> None:
+    """``weights`` (a checkpoint's) into ``net``, or :class:`ConfigError` when the
+    checkpoint's network has another shape than the settings ask for (a ``--resume`` with
+    ``--set hidden=...``, say), naming both."""
+    try:
+        net.load_state_dict(weights)
+    except RuntimeError as exc:
+        shapes = {k: tuple(v.shape) for k, v in list(weights.items())[:2] if hasattr(v, "shape")}
+        raise ConfigError(
+            f"--resume: {str(path)!r} holds a network of another shape than hidden="
+            f"{cfg.hidden}, layers={getattr(cfg, 'layers', 1)}, extras={cfg.extras} "
+            f"(its first weights: {shapes}); resume with the run's own settings, or give a new "
+            f"run_dir to start anew") from None
 
 
 def _update(net: TDNet, opt, batch_x: list, batch_t: list, device: str) -> float:

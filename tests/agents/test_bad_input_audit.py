@@ -163,3 +163,35 @@ def test_agent_spec_arguments_an_agent_would_ignore_are_refused(spec, words):
         pytest.importorskip("gnubg_nn")
     with pytest.raises(ValueError, match=words):
         load_agent(spec)
+
+
+def test_a_network_too_large_to_allocate_is_a_config_error_naming_the_key():
+    from agents.config import ConfigError
+    from agents.training.train_td import TDConfig
+
+    with pytest.raises(ConfigError, match="hidden=1000000000000: expected at most 8192"):
+        TDConfig(hidden=10**12)
+    with pytest.raises(ConfigError, match="layers=100: expected at most 8"):
+        TDConfig(layers=100)
+    pytest.importorskip("sb3_contrib")
+    from agents.training.train_ppo import PPOConfig
+
+    with pytest.raises(ConfigError, match=r"hidden=\[100000000000\]: expected at most 8192"):
+        PPOConfig(hidden=[10**11])
+    with pytest.raises(ConfigError, match="max_candidates=100000: expected at most 1024"):
+        PPOConfig(max_candidates=100_000)
+
+
+def test_resume_with_another_network_shape_is_named_and_changes_nothing(tmp_path):
+    from agents.config import ConfigError
+    from agents.training.train_td import TDConfig, train_td
+
+    run = tmp_path / "run"
+    cfg = TDConfig(run_dir=str(run), games=2, hidden=8, eval_every=0, eval_games=2,
+                   final_eval_games=2, checkpoint_every=1, eval_opponents=["random"])
+    train_td(cfg, progress=False)
+    before = {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()}
+    wider = TDConfig(**{**cfg.__dict__, "hidden": 16, "games": 4})
+    with pytest.raises(ConfigError, match="holds a network of another shape than hidden=16"):
+        train_td(wider, resume=True, progress=False)
+    assert {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()} == before
