@@ -32,7 +32,7 @@ import sys
 import textwrap
 from dataclasses import asdict
 
-__all__ = ["main"]
+__all__ = ["main", "StderrHandler"]
 
 DEFAULT_CONFIG = "default"
 LIBRARY_LOGGERS = ("agents", "bg_env")
@@ -476,10 +476,11 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse printed the usage and the error (or --help)
         return int(exc.code or 0)
     _show_library_logs()
-    from bg_env.kernels.cache import FIRST_USE_NOTE, started_cold
+    from bg_env.kernels.cache import first_use_note
 
-    if started_cold():
-        logging.getLogger("bg_env").info(FIRST_USE_NOTE)
+    note = first_use_note()
+    if note:
+        logging.getLogger("bg_env").info(note)
     try:
         return args.func(args)
     except (ValueError, OSError) as exc:  # OSError: a path that cannot be read or written
@@ -491,9 +492,22 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+class StderrHandler(logging.StreamHandler):
+    """A handler that writes to ``sys.stderr`` as it is when a message comes, not as it was
+    when the handler was made (a redirect, a test's capture: the old stream may be closed)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        """(``StreamHandler`` sets its stream; this one has none of its own.)"""
+
+
 def _show_library_logs() -> None:
     """INFO messages of ``agents`` and ``bg_env`` on stderr, once."""
-    handler = logging.StreamHandler()
+    handler = StderrHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     for name in LIBRARY_LOGGERS:
         log = logging.getLogger(name)

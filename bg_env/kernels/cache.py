@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 __all__ = ["KERNEL_PACKAGES", "STAMP_NAME", "FIRST_USE_NOTE", "kernel_source_digest",
-           "refresh_kernel_cache", "kernels_cached", "started_cold"]
+           "refresh_kernel_cache", "kernels_cached", "started_cold", "first_use_note"]
 
 KERNEL_PACKAGES = ("kernels", "envs")
 """The subpackages of ``bg_env`` whose modules define cached numba kernels."""
@@ -33,7 +33,7 @@ FIRST_USE_NOTE = ("bg_env compiles its numba kernels on first use: the first gam
                   "code is cached for later runs")
 """What is said when ``bg_env`` is imported with no kernel cached yet."""
 
-_STATE = {"cold": None}
+_STATE = {"cold": None, "said": False}
 
 
 def kernels_cached(root: Path = PACKAGE_ROOT) -> bool:
@@ -46,11 +46,21 @@ def kernels_cached(root: Path = PACKAGE_ROOT) -> bool:
     return any(next(folder.glob(pattern), None) is not None for folder in folders)
 
 
+def first_use_note() -> str | None:
+    """:data:`FIRST_USE_NOTE` the first time it is asked for in a process that
+    :func:`started_cold`, else ``None`` (a command says it once)."""
+    if not started_cold() or _STATE["said"]:
+        return None
+    _STATE["said"] = True
+    return FIRST_USE_NOTE
+
+
 def started_cold(root: Path | None = None) -> bool:
     """Whether no kernel was cached when ``bg_env`` was imported (the first call after it
     compiles them). ``root``: check that package folder now (and remember the answer)."""
     if root is not None or _STATE["cold"] is None:
         _STATE["cold"] = not kernels_cached(root or PACKAGE_ROOT)
+        _STATE["said"] = False
     return _STATE["cold"]
 
 

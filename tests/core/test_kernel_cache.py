@@ -123,3 +123,37 @@ def test_the_command_says_when_the_kernels_compile(tmp_path, monkeypatch, caplog
             assert (FIRST_USE_NOTE in caplog.text) is said
     finally:
         started_cold(PACKAGE_ROOT)  # this install's own answer again
+
+
+def test_the_commands_log_handler_writes_to_stderr_as_it_is_now(monkeypatch):
+    """A handler bound to the stderr of its first use wrote "--- Logging error ---" once
+    that stream was closed (a test's capture, a redirect) instead of the message."""
+    import io
+    import logging
+
+    from agents.cli import StderrHandler
+
+    handler = StderrHandler()
+    log = logging.getLogger("bg_env.test_handler")
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+        for text in ("first", "second"):
+            stream = io.StringIO()
+            monkeypatch.setattr("sys.stderr", stream)
+            log.warning(text)
+            assert stream.getvalue() == f"{text}\n"
+            stream.close()
+    finally:
+        log.removeHandler(handler)
+
+
+def test_the_note_is_said_once_a_process(tmp_path, monkeypatch):
+    from bg_env.kernels.cache import PACKAGE_ROOT, first_use_note, started_cold
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    try:
+        started_cold(tmp_path)  # nothing cached there
+        assert first_use_note() is not None and first_use_note() is None
+    finally:
+        started_cold(PACKAGE_ROOT)
