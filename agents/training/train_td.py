@@ -37,7 +37,7 @@ from ..config import (MAX_HIDDEN, MAX_LAYERS, ConfigError, refuse_rewind, requir
                       require_at_most)
 from .device import DEVICES, resolve_device
 from ..players.model_files import load_torch_file, save_torch_file, write_json
-from ..processes import worker_context
+from ..processes import new_pool
 from .report import write_report
 from ..players.td import (
     TDAgent, TDNet, flip_outputs, load_net, net_from_header, net_header, plays_features,
@@ -240,8 +240,7 @@ def worker_pool(workers: int, net: TDNet) -> ProcessPoolExecutor:
     """``workers`` processes ready to play (started by the first games asked), each with a
     network of ``net``'s shape (:func:`~agents.players.td.net_header`; :func:`worker_net`) that
     takes the weights it is sent."""
-    return ProcessPoolExecutor(workers, mp_context=worker_context(),
-                               initializer=_start_worker, initargs=(net_header(net),))
+    return new_pool(workers, _start_worker, (net_header(net),))
 
 
 def game_stream(net: TDNet, cfg: TDConfig, rng: np.random.Generator, first: int,
