@@ -28,7 +28,7 @@ from typing import Protocol, Sequence
 from .board import BAR, OFF, Board
 
 __all__ = ["format_play", "match_play", "roll_text", "InvalidNotationError", "IllegalMoveError",
-           "EMPTY_PLAY"]
+           "EMPTY_PLAY", "split_record_line", "format_record_line", "dice_unplayed"]
 
 EMPTY_PLAY = "Ø"
 
@@ -172,6 +172,54 @@ def match_play(pos: Board, text: str, dice: tuple[int, int], plays: Sequence[_Pl
     raise IllegalMoveError(
         f"play {text!r} with {roll_text(dice)} {reason}; legal plays: {_listing(plays)}"
     )
+
+
+_RECORD_LINE = re.compile(r"^\s*([1-6])-?([1-6])\s*:\s*(.*)$", re.S)
+
+
+def split_record_line(text: str, dice=None) -> tuple[tuple[int, int], str]:
+    """A record line's roll and play: ``"4-2: 8/4 6/4"`` (or ``"42: 8/4 6/4"``) gives
+    ``((4, 2), "8/4 6/4")``; a play without a roll gives ``(dice, text)``.
+
+    Raises:
+        InvalidNotationError: a line whose roll is not ``dice`` (when both are given), or
+            no roll at all and no ``dice``.
+
+    >>> split_record_line("6-5: 6/1, Ø")
+    ((6, 5), '6/1, Ø')
+    """
+    found = _RECORD_LINE.match(text) if isinstance(text, str) else None
+    if found is None:
+        if dice is None:
+            raise InvalidNotationError(f"play {text!r}: no roll given; write it as a record "
+                                       "line such as '4-2: 8/4 6/4', or give the dice")
+        return dice, text
+    rolled = (int(found.group(1)), int(found.group(2)))
+    if dice is not None and sorted(rolled) != sorted(tuple(dice)):
+        raise InvalidNotationError(f"play {text!r}: the line's roll {roll_text(rolled)} is not "
+                                   f"the dice {roll_text(dice)}")
+    return rolled, found.group(3)
+
+
+def dice_unplayed(moves: Sequence[_Move], dice) -> int:
+    """How many dice of the roll ``dice`` a play of ``moves`` leaves unplayed (four dice
+    for a double)."""
+    return (4 if dice[0] == dice[1] else 2) - len(moves)
+
+
+def format_record_line(moves: Sequence[_Move], dice, lost: bool = True) -> str:
+    """A record line: the roll, higher die first, and the play, with ``, Ø`` after a play
+    that leaves a die unplayed as the sources write it (``lost=False``: without it).
+    :func:`split_record_line` and the readers read it back.
+
+    >>> from bg_env.rules.moves import Move
+    >>> format_record_line([Move(6, 5)], (6, 5))
+    '6-5: 6/1, Ø'
+    """
+    text = format_play(moves)
+    if lost and moves and dice_unplayed(moves, dice) > 0:
+        text += f", {EMPTY_PLAY}"
+    return f"{roll_text(dice)}: {text}"
 
 
 def roll_text(dice) -> str:

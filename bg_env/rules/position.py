@@ -30,7 +30,7 @@ import binascii
 from dataclasses import dataclass
 
 from .board import BAR, NUM_POINTS, OFF, STANDARD_START, InvalidPositionError
-from .magriel import match_play
+from .magriel import match_play, split_record_line
 from .moves import Play, check_dice, legal_plays
 from .outcome import Outcome, outcome
 
@@ -247,15 +247,18 @@ class Position:
         """
         return legal_plays(self, check_dice(dice))
 
-    def parse_play(self, text: str, dice: tuple[int, int]) -> Play:
+    def parse_play(self, text: str, dice: tuple[int, int] | None = None) -> Play:
         """The legal play written ``text`` in Magriel notation, standard rules (see
         :mod:`bg_env.rules.magriel`; a variant's plays: :func:`bg_env.rules.notation.parse_play`).
+        ``text`` may be a record line with its roll (``"4-2: 8/4 6/4"``), and ``dice`` then
+        left out.
 
         Raises:
-            InvalidNotationError: ``text`` is not notation.
+            InvalidNotationError: ``text`` is not notation, or its roll is not ``dice``.
             IllegalMoveError: no legal play, or more than one, matches.
             ValueError: ``dice`` are not two integers 1..6.
         """
+        dice, text = split_record_line(text, dice)
         dice = check_dice(dice)
         return match_play(self, text, dice, legal_plays(self, dice))
 
