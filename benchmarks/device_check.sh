@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Training on a many-core machine with a GPU (issue 12, item 5): one command that checks the
+# Training on a many-core machine with a GPU: one command that checks the
 # `device` setting and measures games/minute with 1..15 workers, CPU and CUDA.
 #
 # Where it runs: a machine whose python3 has torch, numba, numpy, pyyaml, cloudpickle,
