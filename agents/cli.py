@@ -44,23 +44,39 @@ RESUME_HINTS = {
 """What to tell a user who interrupted a command (Ctrl-C)."""
 
 
-def _whole_number(text: str, least: int) -> int:
+def _whole_number(text: str, least: int, most: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected {least} or more")
+    if not least <= value <= most:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number in {least}..{most}")
     return value
 
 
-def _positive_int(text: str) -> int:
-    return _whole_number(text, 1)
+def _count(text: str) -> int:
+    """Games or matches: 1 to :data:`~agents.config.MAX_COUNT`."""
+    from .config import MAX_COUNT
+
+    return _whole_number(text, 1, MAX_COUNT)
+
+
+def _processes(text: str) -> int:
+    """Workers or threads: 1 to :data:`~agents.config.MAX_PROCESSES`."""
+    from .config import MAX_PROCESSES
+
+    return _whole_number(text, 1, MAX_PROCESSES)
 
 
 def _seed(text: str) -> int:
-    """A seed: numpy's generators take whole numbers of 0 or more."""
-    return _whole_number(text, 0)
+    """A seed: numpy's and torch's generators take whole numbers of 0 to 2**63 - 1."""
+    from .config import MAX_SEED
+
+    return _whole_number(text, 0, MAX_SEED)
+
+
+MAX_BENCH_SECONDS = 3600.0
+"""The longest time ``bg-env bench --seconds`` gives one measurement."""
 
 
 def _positive_seconds(text: str) -> float:
@@ -68,8 +84,9 @@ def _positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of seconds")
+    if not (math.isfinite(value) and 0 < value <= MAX_BENCH_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a number of seconds above 0, at most {MAX_BENCH_SECONDS:g}")
     return value
 
 
@@ -392,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue from the run folder's checkpoint, with the run's own settings "
                         "(its config.json) and --set on top")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
-    t.add_argument("--workers", type=_positive_int, metavar="N",
+    t.add_argument("--workers", type=_processes, metavar="N",
                    help="processes playing the training games (the config's 'workers' key)")
     t.set_defaults(func=cmd_train)
 
@@ -403,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EVAL_EXAMPLES + "\n" + _spec_list(), formatter_class=_HelpFormatter)
     e.add_argument("agent_a", metavar="A", help="agent spec (listed below), e.g. td")
     e.add_argument("agent_b", metavar="B", help="agent spec, e.g. pubeval")
-    e.add_argument("--games", type=_positive_int, default=1000,
+    e.add_argument("--games", type=_count, default=1000,
                    help="games, played in pairs with the same dice and the seats swapped "
                         "(an odd number is rounded up to the next pair)")
     e.add_argument("--seed", type=_seed, default=0,
@@ -413,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="make agent A, B or both cube-naive (never double, always take; the "
                         "same checker play), to measure what the cube decisions are worth; "
                         "a spec suffix does the same: td+naive")
-    e.add_argument("--match", type=_positive_int, metavar="N",
+    e.add_argument("--match", type=_count, metavar="N",
                    help="play matches to N points (cube and Crawford rule); --games is then "
                         "the number of matches")
     e.add_argument("--match-cube", choices=("live", "dead"), default="live",
@@ -433,10 +450,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "saving is slow, and at the end); the same command again continues "
                         "from it, with the same games as a run never stopped; more --games "
                         "extends a finished one")
-    e.add_argument("--torch-threads", type=_positive_int, default=1, metavar="N",
+    e.add_argument("--torch-threads", type=_processes, default=1, metavar="N",
                    help="threads of the agents' networks (default 1, as training's "
                         "torch_threads: jobs side by side do not wait on each other's threads)")
-    e.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+    e.add_argument("--workers", type=_processes, default=1, metavar="N",
                    help="processes that play the pairs of games (default 1); the same games "
                         "and statistics as one (not for agents with their own generator, "
                         "such as random)")

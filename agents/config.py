@@ -27,7 +27,8 @@ import yaml
 __all__ = [
     "load_config", "load_env_options", "parse_overrides", "ConfigError", "find_config",
     "packaged_configs", "require_at_least", "refuse_rewind", "changed_settings",
-    "read_mapping", "check_whole", "require_at_most", "MAX_HIDDEN", "MAX_LAYERS",
+    "read_mapping", "check_whole", "require_at_most", "MAX_HIDDEN", "MAX_LAYERS", "MAX_COUNT",
+    "MAX_SEED", "MAX_PROCESSES",
 ]
 
 T = TypeVar("T")
@@ -109,6 +110,12 @@ def require_at_least(obj: Any, low: float, *names: str) -> None:
             raise ConfigError(f"{name}={value!r}: expected a number of {low:g} or more")
 
 
+MAX_COUNT = 10**9
+"""The most games, matches, steps, rounds or evaluation games a setting may ask for."""
+MAX_SEED = 2**63 - 1
+"""The largest seed (torch's generators take 64-bit seeds)."""
+MAX_PROCESSES = 1024
+"""The most worker processes or threads a setting may ask for."""
 MAX_HIDDEN = 8192
 """The widest hidden layer a config may ask for (8192 x 8192 weights are 256 MB)."""
 MAX_LAYERS = 8
@@ -124,7 +131,7 @@ def require_at_most(obj: Any, high: float, *names: str, why: str = "") -> None:
         if isinstance(value, (list, tuple)) and len(value) > MAX_LAYERS:
             raise ConfigError(f"{name}={value!r}: at most {MAX_LAYERS} layers")
         if any(isinstance(v, (int, float)) and v > high for v in items):
-            raise ConfigError(f"{name}={value!r}: expected at most {high:g}"
+            raise ConfigError(f"{name}={value!r}: expected at most {high}"
                               + (f" ({why})" if why else ""))
 
 

@@ -43,8 +43,8 @@ import torch
 
 from bg_env.game.game import Game, Phase, Rules
 
-from ..config import (MAX_HIDDEN, ConfigError, refuse_rewind, require_at_least,
-                      require_at_most)
+from ..config import (MAX_COUNT, MAX_HIDDEN, MAX_PROCESSES, MAX_SEED, ConfigError,
+                      refuse_rewind, require_at_least, require_at_most)
 from .device import DEVICES, resolve_device
 from ..players.model_files import load_torch_file, save_torch_file, write_json
 from .report import write_report
@@ -114,6 +114,9 @@ class DistillConfig:
         require_at_least(self, 0, "seed")
         require_at_least(self, 1, "hidden", "rounds", "games", "top_k", "epochs",
                          "batch_size", "workers", "eval_games", "torch_threads")
+        require_at_most(self, MAX_COUNT, "rounds", "games", "eval_games")
+        require_at_most(self, MAX_SEED, "seed")
+        require_at_most(self, MAX_PROCESSES, "workers", "torch_threads")
         require_at_most(self, MAX_HIDDEN, "hidden",
                         why="a network that size does not fit in memory")
         if self.device not in DEVICES:

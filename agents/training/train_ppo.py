@@ -52,7 +52,8 @@ from bg_env.envs.candidates import MAX_CANDIDATES
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from .. import load_agent
-from ..config import MAX_HIDDEN, refuse_rewind, require_at_least, require_at_most
+from ..config import (MAX_COUNT, MAX_HIDDEN, MAX_PROCESSES, MAX_SEED, refuse_rewind,
+                      require_at_least, require_at_most)
 from .device import DEVICES, resolve_device
 from ..evaluation.evaluate import evaluate
 from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
@@ -219,6 +220,9 @@ class PPOConfig:
                              f"(n_envs * n_steps = {self.n_envs * self.n_steps})")
         if not self.hidden or not all(isinstance(h, int) and h > 0 for h in self.hidden):
             raise ValueError(f"hidden={self.hidden!r}: expected a list of positive integers")
+        require_at_most(self, MAX_COUNT, "total_steps", "eval_games", "final_eval_games", "kickstart_games")
+        require_at_most(self, MAX_SEED, "seed")
+        require_at_most(self, MAX_PROCESSES, "workers", "torch_threads")
         require_at_most(self, MAX_HIDDEN, "hidden",
                         why="a network that size does not fit in memory")
         require_at_most(self, MAX_CANDIDATES, "max_candidates")

@@ -33,8 +33,8 @@ import torch
 
 from bg_env.game.game import Game, Phase, Rules
 
-from ..config import (MAX_HIDDEN, MAX_LAYERS, ConfigError, refuse_rewind, require_at_least,
-                      require_at_most)
+from ..config import (MAX_COUNT, MAX_HIDDEN, MAX_LAYERS, MAX_PROCESSES, MAX_SEED, ConfigError,
+                      refuse_rewind, require_at_least, require_at_most)
 from .device import DEVICES, resolve_device
 from ..players.model_files import load_torch_file, save_torch_file, write_json
 from ..processes import new_pool
@@ -113,6 +113,9 @@ class TDConfig:
         require_at_least(self, 1, "games", "hidden", "layers", "batch_games", "eval_games",
                          "checkpoint_every", "torch_threads")
         require_at_least(self, 0, "seed", "eval_every", "final_eval_games")
+        require_at_most(self, MAX_COUNT, "games", "eval_games", "final_eval_games", "checkpoint_every", "eval_every")
+        require_at_most(self, MAX_SEED, "seed")
+        require_at_most(self, MAX_PROCESSES, "workers", "torch_threads")
         require_at_most(self, MAX_HIDDEN, "hidden",
                         why="a network that size does not fit in memory")
         require_at_most(self, MAX_LAYERS, "layers")

@@ -81,7 +81,7 @@ def test_a_ppo_file_error_names_the_file_once(tmp_path):
 def test_cli_refuses_a_negative_seed_naming_it(argv, capsys):
     # eval said only "expected non-negative integer"; play printed gymnasium's traceback
     assert main(argv) == 2
-    assert "argument --seed: '-1': expected 0 or more" in _error(capsys)
+    assert "argument --seed: '-1': expected a whole number in 0.." in _error(capsys)
 
 
 @pytest.mark.parametrize("config", ["td", "ppo", "td_distill"])
@@ -195,3 +195,32 @@ def test_resume_with_another_network_shape_is_named_and_changes_nothing(tmp_path
     with pytest.raises(ConfigError, match="holds a network of another shape than hidden=16"):
         train_td(wider, resume=True, progress=False)
     assert {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["eval", "first", "first", "--games", str(10**23)], "--games: '1" + "0" * 23 + "'"),
+    (["eval", "first", "first", "--seed", str(2**64)], "expected a whole number in 0..9223372036854775807"),
+    (["eval", "first", "first", "--workers", str(10**20)], "--workers"),
+    (["eval", "first", "first", "--torch-threads", "100000"], "--torch-threads"),
+    (["bench", "--seconds", "1e308"], "at most 3600"),
+])
+def test_cli_numbers_past_what_can_run_are_named(argv, words, capsys):
+    from agents.cli import main
+
+    assert main(argv + ["--quiet"] if argv[0] == "eval" else argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("overrides, words", [
+    (["games=" + str(10**23)], "games=" + str(10**23) + ": expected at most 1000000000"),
+    (["seed=" + str(2**64)], "seed=18446744073709551616: expected at most 9223372036854775807"),
+    (["workers=5000"], "workers=5000: expected at most 1024"),
+])
+def test_train_numbers_past_what_can_run_are_named(overrides, words, capsys, tmp_path):
+    from agents.cli import main
+
+    run = tmp_path / "run"
+    assert main(["train", "--set", f"run_dir={run}", *overrides, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err and not run.exists()

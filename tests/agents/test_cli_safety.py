@@ -143,9 +143,9 @@ def test_cli_train_rejects_zero_threads_naming_the_file_and_key(tmp_path, monkey
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["bench", "--seconds", "-1"], "--seconds: '-1': expected a positive"),
+    (["bench", "--seconds", "-1"], "--seconds: '-1': expected a number of seconds above 0"),
     (["bench", "--seconds", "nan"], "--seconds: 'nan'"),
-    (["eval", "random", "random", "--games", "0"], "--games: '0': expected 1 or more"),
+    (["eval", "random", "random", "--games", "0"], "--games: '0': expected a whole number in 1..1000000000"),
     (["eval", "random", "random", "--match", "0"], "--match: '0'"),
 ])
 def test_cli_rejects_bad_numbers(argv, words, capsys):
