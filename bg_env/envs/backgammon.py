@@ -105,7 +105,8 @@ def env(**kwargs) -> AECEnv:
             ``None`` (default): in every variant but standard and in match play.
         match_length: 0 (default) for a money game, N (1..25) for a match to N points.
         match_reward: ``"result"`` (+-1 at the match's end; default) or ``"equity"``.
-        max_turns: truncate a game after this many turns (default None: never).
+        max_turns: truncate a game after this many turns (default 2000,
+            :data:`~bg_env.envs.config.DEFAULT_MAX_TURNS`; None: never).
         render_mode: ``None`` (default), ``"ansi"``, ``"human"`` or ``"rgb_array"``.
 
     Returns:
@@ -369,7 +370,8 @@ class raw_env(AECEnv):
         if self._fast and engine.act(action, self.np_random):
             self._cumulative_rewards[agent] = 0
             self.rewards = self._no_rewards.copy()  # (all agents play until the game ends)
-            if engine.phase != P_OVER and self.config.max_turns is None:
+            cap = self.config.max_turns
+            if engine.phase != P_OVER and (cap is None or engine.turns < cap):
                 self.agent_selection = self.possible_agents[engine.actor]  # (_sync, in short)
             else:
                 over = engine.phase == P_OVER  # (in match play the next game may start)

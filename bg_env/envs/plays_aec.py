@@ -97,7 +97,7 @@ from .candidates import (
     order_candidates,
     play_features,
 )
-from .config import MAX_TURNS, game_info, game_rewards
+from .config import DEFAULT_MAX_TURNS, MAX_TURNS, game_info, game_rewards
 from .frame import game_frame
 from .start import check_options, step_refused
 from .wrappers import wrap
@@ -122,7 +122,7 @@ class PlaysEnvConfig:
     """``"points"`` (1, 2 or 3 under the variant's scoring) or ``"win"`` (+-1)."""
     max_candidates: int = DEFAULT_MAX_CANDIDATES
     """K: the number of candidate rows (and of actions)."""
-    max_turns: int | None = None
+    max_turns: int | None = DEFAULT_MAX_TURNS
     """Truncate the game at the first decision after this many completed turns (``None``
     = never)."""
     render_mode: str | None = None

@@ -70,7 +70,7 @@ def play_pair(seed: int, hand_over_at: int = -1, **config) -> int:
     assert not on_engine(slow)
     rnd = random.Random(seed)
     steps = 0
-    while not any(fast.terminations.values()):
+    while not any(fast.terminations.values()) and not any(fast.truncations.values()):
         where = f"{config} seed {seed} step {steps}"
         agent = fast.agent_selection
         if steps == hand_over_at:
@@ -104,7 +104,7 @@ def test_nuclear_bomb_on_the_engine_is_the_game_bomb():
         env = raw_env(variant="nuclear", cube=True)
         env.reset(seed=seed)
         rnd = random.Random(seed)
-        while not any(env.terminations.values()):
+        while not any(env.terminations.values()) and not any(env.truncations.values()):
             action = pick(env.observe(env.agent_selection)["action_mask"], rnd)
             bombs += action == BOMB
             env.step(action)

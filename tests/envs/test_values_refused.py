@@ -99,3 +99,25 @@ def test_a_match_id_that_fits_starts_the_game():
     env = backgammon_v0.env(cube=True, jacoby=True)
     env.reset(seed=0, options={"match_id": _match_id(jacoby=True, cube_value=2, cube_owner=1)})
     assert env.unwrapped.game.cube_value == 2
+
+
+def test_games_are_bounded_by_default_and_the_cap_can_be_lifted():
+    import random
+
+    from bg_env.envs.config import DEFAULT_MAX_TURNS
+
+    assert backgammon_v0.env().unwrapped.config.max_turns == DEFAULT_MAX_TURNS == 2000
+    assert backgammon_v0.env(max_turns=None).unwrapped.config.max_turns is None
+    assert backgammon_plays_v0.env().unwrapped.config.max_turns == DEFAULT_MAX_TURNS
+    env, rng = backgammon_v0.env(variant="nuclear"), random.Random(0)
+    for seed in range(20):  # random nuclear games run 6,000 turns on average
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else
+                     rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        assert env.unwrapped.game.turns <= DEFAULT_MAX_TURNS
+        if truncated:
+            assert env.unwrapped.game.turns == DEFAULT_MAX_TURNS
+            break
+    assert truncated
