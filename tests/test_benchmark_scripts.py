@@ -31,3 +31,12 @@ def test_game_speed_plays_a_game_in_every_row_with_few_games(monkeypatch, capsys
         ("standard", False), ("plakoto", False), ("standard", True)]
     assert all(games >= 1 for games, _, _ in measured)
     assert " 0 decisions/s" not in capsys.readouterr().out
+
+
+def test_game_lengths_prints_a_row_per_variant(capsys):
+    script = load_script("game_lengths")
+    script.main(["--games", "3", "--variants", "standard", "hypergammon1"])
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].split()[:2] == ["variant", "games"]
+    assert [r.split()[:2] for r in rows[1:]] == [["standard", "3"], ["hypergammon1", "3"]]
+    assert all(float(r.split()[2]) > 0 for r in rows[1:])  # decisions were played
