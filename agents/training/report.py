@@ -94,6 +94,10 @@ def _model_path(config: dict) -> str:
     return os.path.join(config.get("run_dir", "."), name)
 
 
+_LENGTH = {"td": "games", "ppo": "total_steps", "td_distill": "rounds"}
+"""The setting that says how long each kind of run trains."""
+
+
 def next_commands(config: dict) -> list[str]:
     """The commands that evaluate and play the model this run writes, and resume it."""
     kind = "ppo" if config.get("algo") == "ppo" else "td"
@@ -102,7 +106,8 @@ def next_commands(config: dict) -> list[str]:
             f"bg-env eval {spec} {kind} --games 1000 --seed 2026   # against the shipped {kind}",
             f"bg-env play --opponent {spec}   # play it yourself",
             f"bg-env train {config.get('algo', 'td')} --set run_dir={config.get('run_dir', '.')} "
-            "--resume   # go on training (--set games=... to go further)"]
+            f"--resume   # go on training (--set {_LENGTH.get(config.get('algo'), 'games')}=... "
+            "to go further)"]
 
 
 def provenance() -> dict[str, str]:

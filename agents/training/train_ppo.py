@@ -52,8 +52,8 @@ from bg_env.envs.candidates import MAX_CANDIDATES
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from .. import load_agent
-from ..config import (MAX_COUNT, MAX_HIDDEN, MAX_PROCESSES, MAX_SEED, refuse_rewind,
-                      require_at_least, require_at_most)
+from ..config import (MAX_COUNT, MAX_HIDDEN, MAX_PROCESSES, MAX_SEED, ConfigError,
+                      changed_settings, refuse_rewind, require_at_least, require_at_most)
 from .device import DEVICES, resolve_device
 from ..evaluation.evaluate import evaluate
 from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
@@ -339,6 +339,28 @@ def _checkpoint(model, cfg: PPOConfig, history: list, state: dict) -> None:
     write_atomically(os.path.join(cfg.run_dir, "checkpoint.zip"), buffer.getvalue())
 
 
+NETWORK_KEYS = ("hidden", "activation", "share_trunk", "value_pooling", "max_candidates")
+"""The settings that shape the policy network: a resumed run must keep them."""
+
+
+def check_same_network(cfg: PPOConfig) -> None:
+    """Raise :class:`ConfigError` when the run's saved settings (``run_dir/config.json``)
+    shape the network otherwise than ``cfg`` (a ``--resume`` with ``--set hidden=...``),
+    naming each setting; nothing is written before."""
+    path = os.path.join(cfg.run_dir, "config.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            saved = json.load(fh)
+    except (OSError, ValueError):
+        return  # no settings saved beside the checkpoint: the checkpoint's own are used
+    now = asdict(cfg)
+    changed = changed_settings({k: saved.get(k) for k in NETWORK_KEYS},
+                               {k: now[k] for k in NETWORK_KEYS})
+    if changed:
+        raise ConfigError(f"--resume: {path!r} shapes the network otherwise: {changed}; "
+                          "resume with the run's own network settings, or give a new run_dir")
+
+
 def read_checkpoint(run_dir: str) -> dict:
     """The training state saved in ``run_dir/checkpoint.zip`` (a checkpoint written
     before it held one reads ``checkpoint.pt`` beside it), read with
@@ -408,6 +430,7 @@ def train_ppo(cfg: PPOConfig, resume: bool = False, progress: bool = True) -> di
         saved = read_checkpoint(cfg.run_dir)
         refuse_rewind(os.path.join(cfg.run_dir, "checkpoint.zip"), int(saved["steps"]),
                       "total_steps", cfg.total_steps, "steps")
+        check_same_network(cfg)
     torch.set_num_threads(cfg.torch_threads)
     os.makedirs(cfg.run_dir, exist_ok=True)
     lr = cfg.learning_rate

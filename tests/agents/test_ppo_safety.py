@@ -121,6 +121,17 @@ def test_cli_resume_below_the_steps_done_is_an_error(run, capsys):
     assert ckpt.read_bytes() == before
 
 
+def test_cli_resume_with_another_network_is_named_and_writes_nothing(run, capsys):
+    run_dir, _, _ = run
+    before = {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()}
+    argv = ["train", "ppo", "--resume", "--quiet", "--set", f"run_dir={run_dir}",
+            "total_steps=100000", "hidden=[7]"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "shapes the network otherwise: hidden was" in err and "Traceback" not in err
+    assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()} == before
+
+
 @pytest.mark.parametrize("source, words", [
     ("truncated", "is truncated or not a zip archive"),
     ("model.zip", "has no member 'training_state.pt'"),  # a model, not a checkpoint

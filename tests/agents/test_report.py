@@ -47,6 +47,8 @@ def test_trend_says_when_the_agent_got_better_or_worse():
 def test_next_commands_name_the_model_just_trained_and_parse(algo, spec):
     lines = next_commands({"algo": algo, "run_dir": "runs/x"})
     assert lines[0].startswith(f"bg-env eval {spec} pubeval")
+    length = {"td": "games", "td_distill": "rounds", "ppo": "total_steps"}[algo]
+    assert f"--set {length}=..." in lines[-1]  # the setting that makes that run longer
     parser = build_parser()
     for line in lines:
         argv = shlex.split(line, comments=True)
