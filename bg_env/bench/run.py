@@ -25,16 +25,22 @@ result boards of both sides and of each play's moves. ``bg-env bench --targets``
 only the rows these need.
 
 Every self-play row uses the same random agent: a uniform pick among the legal actions
-from Python's ``random`` (a numpy ``rng.choice`` per decision costs more than a step of
-these envs, and would mostly measure itself). OpenSpiel's chance nodes are sampled the
-same way. The vector env picks for all its games at once with numpy (the largest random
-key among the legal actions, float32 keys).
+from Python's ``random.Random`` (``legal[rnd.randrange(len(legal))]``; a numpy
+``rng.choice`` per decision costs more than a step of these envs, and would mostly
+measure itself). OpenSpiel's chance nodes are sampled from the same generator by a plain
+scan of ``chance_outcomes()`` (:func:`pick_outcome`). The vector env picks for all its
+games at once with numpy (the largest random key among the legal actions, float32 keys).
 
-The AEC rows run the loop a PettingZoo user writes: ``obs, reward, terminated, truncated,
-info = env.last()``, a random legal action from ``obs["action_mask"]``, ``env.step``. That
-loop gets an encoded observation at every decision (``last()`` builds it); the OpenSpiel
-loop asks only for ``state.legal_actions()`` and never encodes an observation tensor, so
-the comparison leans towards OpenSpiel, not towards us.
+Each library is driven by its own documented loop: the AEC rows by PettingZoo's (``for
+agent in env.agent_iter()``, ``env.last()``, a random legal action from
+``obs["action_mask"]`` or ``None`` once the agent is done, ``env.step``), OpenSpiel by its
+own (``is_chance_node()`` and ``chance_outcomes()``, ``legal_actions()``,
+``apply_action``), the Gymnasium env by Gymnasium's (``reset``, then ``step`` until
+``terminated or truncated``), and the vector env of the target row as MaskablePPO reads it:
+``make_vec_env(64)`` as it comes (in SB3's ``VecMonitor``), its masks read by
+sb3-contrib's ``get_action_masks``. PettingZoo's loop gets an encoded observation at every
+decision (``last()`` builds it); OpenSpiel's asks only for ``state.legal_actions()`` and
+never encodes an observation tensor, so the comparison leans towards OpenSpiel.
 
 Every variant gets a row too (``variant_rows``, or ``bg-env bench --variants`` for those
 rows alone): the same AEC loop through ``env(variant=V, cube=False)``, in decisions/s (a
@@ -52,6 +58,7 @@ import math
 import platform
 import random
 import time
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -114,18 +121,21 @@ def _aec_game(env, seed_box=[0]) -> int:
 
 
 def random_aec_game(env, seed: int) -> int:
-    """One game of random self-play through the PettingZoo loop (``last()``, a random
-    legal action from the mask, ``step``) from ``reset(seed=seed)``; returns the decisions."""
+    """One game of random self-play through PettingZoo's documented loop (``for agent in
+    env.agent_iter()``, ``env.last()``, a random legal action from the mask or ``None`` once
+    the agent is done, ``env.step``) from ``reset(seed=seed)``; returns the decisions."""
     env.reset(seed=seed)
     pick = random.Random(seed).randrange
     steps = 0
-    while True:
+    for _ in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
-            break
-        legal = obs["action_mask"].nonzero()[0]
-        env.step(int(legal[pick(len(legal))]))
-        steps += 1
+            action = None
+        else:
+            legal = obs["action_mask"].nonzero()[0]
+            action = int(legal[pick(len(legal))])
+            steps += 1
+        env.step(action)
     return steps
 
 
@@ -202,8 +212,7 @@ def _openspiel_game():
         steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rnd.choices(outcomes, probs)[0])
+                state.apply_action(pick_outcome(state.chance_outcomes(), rnd.random()))
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rnd.randrange(len(legal))])
@@ -211,6 +220,21 @@ def _openspiel_game():
         return steps
 
     return one
+
+
+def pick_outcome(outcomes, r: float):
+    """The chance outcome that ``r`` (uniform in [0, 1)) falls on among ``outcomes``,
+    ``[(action, probability), ...]`` as OpenSpiel's ``chance_outcomes()`` lists them: a
+    plain scan, the cheapest weighted pick for 21 rolls.
+
+    >>> pick_outcome([(0, 0.25), (1, 0.75)], 0.3)
+    1
+    """
+    for action, probability in outcomes:
+        r -= probability
+        if r < 0:
+            return action
+    return outcomes[-1][0]
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -222,13 +246,15 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return keys.argmax(axis=1)
 
 
-def _vec_stepper(num_envs: int = 64, kernels: bool = True, monitor: bool = False, **config):
+def _vec_stepper(num_envs: int = 64, kernels: bool = True, monitor: bool = False,
+                 as_maskable_ppo: bool = False, **config):
     """A callable stepping the vector env (``make_vec_env``, random opponent, cube off
     unless ``config`` says otherwise; ``kernels=False``: the single envs one after another)
     once with a uniform legal action per game, returning ``(episodes finished, steps)``
     (an episode is a game, a match with ``match_length``); None without
-    Stable-Baselines3. The env is timed bare, as OpenSpiel's game is, unless ``monitor``
-    (``make_vec_env``'s default: SB3's ``VecMonitor`` around it)."""
+    Stable-Baselines3. The env is timed bare unless ``monitor`` (``make_vec_env``'s default:
+    SB3's ``VecMonitor`` around it); ``as_maskable_ppo``: the masks read as MaskablePPO
+    reads them (sb3-contrib's ``get_action_masks``), not by the env's own method."""
     try:
         from bg_env.envs.gym_env import BackgammonEnv
         from bg_env.envs.vector import GymVecEnv, make_vec_env
@@ -242,9 +268,14 @@ def _vec_stepper(num_envs: int = 64, kernels: bool = True, monitor: bool = False
         venv.seed(0)
     venv.reset()
     rng = np.random.default_rng(0)
+    masks_of = venv.action_masks
+    if as_maskable_ppo:
+        from sb3_contrib.common.maskable.utils import get_action_masks
+
+        masks_of = partial(get_action_masks, venv)
 
     def one() -> tuple[int, int]:
-        _, _, dones, _ = venv.step(random_legal(venv.action_masks(), rng))
+        _, _, dones, _ = venv.step(random_legal(masks_of(), rng))
         return int(dones.sum()), num_envs
 
     return one
@@ -392,11 +423,11 @@ def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[s
     if not targets_only:
         genv = gymnasium.make("bg_env/Backgammon-v0", opponent="random", cube=False)
         rows["Gymnasium env (vs random)"] = ("episodes", games_row(lambda: _gym_episode(genv)))
-    vec = _vec_stepper()
+    vec = _vec_stepper(monitor=True, as_maskable_ppo=True)
     if vec is not None:
         rows[VEC_ROW] = ("games", vec)
         if not targets_only:
-            rows["vector env (64 games) + VecMonitor"] = ("games", _vec_stepper(monitor=True))
+            rows["vector env (64 games), bare, action_masks()"] = ("games", _vec_stepper())
             match = {"match_length": 7, "cube": True}  # a 7-point match with the cube
             rows["vec env 7-pt matches (kernels)"] = ("matches", _vec_stepper(**match))
             rows["vec env 7-pt matches (single envs)"] = (
@@ -468,20 +499,30 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
     return out
 
 
+LOOPS = ("loops: every side picks with one random.Random (legal[rnd.randrange(len(legal))]); "
+         "AEC rows: PettingZoo's agent_iter/last/step(None at the end); OpenSpiel: "
+         "chance_outcomes (a plain weighted scan)/legal_actions/apply_action; Gymnasium: "
+         "reset, step until terminated or truncated; vector env: make_vec_env(64) in its "
+         "VecMonitor, masks by sb3-contrib's get_action_masks")
+"""What the table's loops are (printed under it)."""
+
+
 def _print_rows(out: dict) -> None:
     rows, skipped = out["rows"], out["skipped"]
     print(f"CPU: {out['cpu']}   Python {out['python']}   ~{out['seconds_each']:g} s of CPU "
           f"time per row, in {out['rounds']} turns\n")
     base_games = rows.get(OPENSPIEL_ROW, rows.get("raw AEC env"))
     base_calls = rows.get(GNUBG_ROW, rows.get("legal plays: pure Python"))
-    print(f"{'measurement':38s} {'per second':>14s} {'steps/s':>10s} {'ratio':>8s}")
+    width = max(38, *(len(name) for name in rows))
+    print(f"{'measurement':{width}s} {'per second':>14s} {'steps/s':>10s} {'ratio':>8s}")
     for name, r in rows.items():
         base = base_calls if r["unit"] == "calls" else base_games
         ratio = f"{r['per_s'] / base['per_s']:8.2f}" if base else f"{'-':>8s}"
         steps = f"{r['steps_per_s']:10.0f}" if r["unit"] != "calls" else " " * 10
-        print(f"{name:38s} {r['per_s']:10.1f} {r['unit']:>3.3s} {steps} {ratio}")
+        print(f"{name:{width}s} {r['per_s']:10.1f} {r['unit']:>3.3s} {steps} {ratio}")
     print("\nratios: games to OpenSpiel (or the raw env when OpenSpiel is absent); "
           "calls to gnubg-nn (or pure Python)")
+    print(LOOPS)
     if PGX_ROW in rows:
         print(f"pgx: {PGX_BATCH} games per jitted call, wall clock; its steps are single "
               f"checker moves, and {rows[PGX_ROW]['compile_s']:.1f} s of compiling and warm-up "

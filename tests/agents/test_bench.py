@@ -106,14 +106,14 @@ def test_interleaved_takes_turns_and_counts_units_and_steps():
 
 def test_target_ratios_ratio_range_and_verdict():
     rows = {
-        bench_timing.ENV_ROW: {"per_s": 300.0, "round_per_s": [290.0, 310.0]},
+        bench_timing.ENV_ROW: {"per_s": 400.0, "round_per_s": [390.0, 410.0]},
         bench_timing.OPENSPIEL_ROW: {"per_s": 200.0, "round_per_s": [200.0, 200.0]},
         bench_timing.VEC_ROW: {"per_s": 1000.0, "round_per_s": [1000.0, 1000.0]},
     }
     out = bench_timing.target_ratios(rows)
     env, vec = out["env() random self-play, games/s"], out["vector env (one process), games/s"]
-    assert env["ratio"] == 1.5 and env["met"] and (env["low"], env["high"]) == (1.45, 1.55)
-    assert vec["ratio"] == 5.0 and not vec["met"] and vec["target"] == 8.0
+    assert env["ratio"] == 2.0 and env["met"] and (env["low"], env["high"]) == (1.95, 2.05)
+    assert vec["ratio"] == 5.0 and not vec["met"] and vec["target"] == 10.0
     kernel = out["legal-play kernel, calls/s"]
     assert "met" not in kernel and bench_timing.KERNEL_ROW in kernel["skipped"]
 
@@ -135,7 +135,7 @@ def test_run_bench_prints_targets_and_skips_openspiel_with_a_note(monkeypatch, c
 def test_run_bench_targets_missed_are_marked(monkeypatch, capsys):
     pytest.importorskip("stable_baselines3")
     rates = {bench_timing.OPENSPIEL_ROW: 100.0, bench_timing.ENV_ROW: 120.0,
-             bench_timing.VEC_ROW: 900.0}
+             bench_timing.VEC_ROW: 1100.0}
     _quick(monkeypatch, rates)
     monkeypatch.setattr(bench, "_openspiel_game", lambda: (lambda: 1))
     out = bench.run_bench(seconds=0.01, targets_only=True)

@@ -379,3 +379,20 @@ def test_maskable_ppo_logs_episode_statistics():
     model.learn(512)
     assert len(model.ep_info_buffer) > 0
     assert {"rollout/ep_rew_mean", "rollout/ep_len_mean"} <= keys.keys
+
+
+def test_env_method_action_masks_is_one_copy_of_the_masks_in_rows():
+    """What sb3-contrib's get_action_masks stacks: each game's mask, in order, taken in
+    one call (not a call per game), and a copy (writing to it changes no game)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    venv = make_vec_env(5, seed=0)
+    venv.reset()
+    inner = venv.unwrapped
+    rows = inner.env_method("action_masks")
+    assert len(rows) == 5 and np.array_equal(np.stack(rows), inner.action_masks())
+    assert np.array_equal(get_action_masks(venv), inner.action_masks())
+    assert [r.tolist() for r in inner.env_method("action_masks", indices=[3, 1])] == [
+        inner.action_masks()[3].tolist(), inner.action_masks()[1].tolist()]
+    rows[0][:] = False
+    assert inner.action_masks()[0].any()
