@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 
 from bg_env import backgammon_v0
-from bg_env.actions import BEAVER, BOMB, DOUBLE, DROP, ROLL, TAKE
+from bg_env.actions import CUBE_ACTIONS, ROLL
 from bg_env.game.game import Phase
 from bg_env.rules.magriel import (IllegalMoveError, InvalidNotationError, format_play, match_play,
                                  roll_text)
@@ -69,9 +69,7 @@ class HumanAgent(PlayAgent):
             chosen = self.adviser.choose_play(plays, env)
             whole = format_play(tuple(game.played) + chosen.moves)
             return f"{self.adviser_name} would play {whole}."
-        names = {ROLL: "roll", DOUBLE: "double", TAKE: "take", DROP: "drop", BEAVER: "beaver",
-                 BOMB: "bomb"}
-        return f"{self.adviser_name} would {names[int(self.adviser.act(env))]}."
+        return f"{self.adviser_name} would {CUBE_ACTIONS[int(self.adviser.act(env))]}."
 
     def choose_play(self, plays, env):
         game = env.game
@@ -94,9 +92,7 @@ class HumanAgent(PlayAgent):
                 self.say(str(exc))
 
     def cube_action(self, env, legal):
-        names = {ROLL: "roll", DOUBLE: "double", TAKE: "take", DROP: "drop", BEAVER: "beaver",
-                 BOMB: "bomb"}
-        choices = {names[a]: a for a in legal}
+        choices = {CUBE_ACTIONS[a]: a for a in legal}
         prompt = f"Before rolling: [{'/'.join(choices)}] " if ROLL in legal else \
             f"You are doubled to {env.game.pending_cube}. [{'/'.join(choices)}] "
         while True:
