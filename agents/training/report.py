@@ -27,7 +27,7 @@ def write_report(run_dir: str, title: str, config: dict, history: list[dict]) ->
     (each atomically); returns the report's path."""
     opponents = _opponents(history)
     lines = [f"# {title} training report", ""]
-    lines += _summary(run_dir, config, history)
+    lines += _summary(config, history)
     lines += ["## Evaluations", "",
               "Each row: the agent's win rate and points per game (ppg) against each "
               "opponent, with the 95% confidence interval of the ppg, over the number of "
@@ -61,13 +61,14 @@ def _opponents(history: list[dict]) -> list[str]:
     return sorted({k for h in history for k, v in h.items() if isinstance(v, dict)})
 
 
-def _summary(run_dir: str, config: dict, history: list[dict]) -> list[str]:
+def _summary(config: dict, history: list[dict]) -> list[str]:
     if not history:
         return []
-    minutes = history[-1].get("seconds", 0) / 60
-    done = "finished" if history[-1]["games"] >= config.get("games", math.inf) else "so far"
-    return [f"{history[-1]['games']:,} training games {done}, {minutes:.1f} minutes of wall "
-            f"time (evaluations included). Model: `{_model_path(config)}`.", ""]
+    last = history[-1]
+    counted, setting = _LENGTH.get(config.get("algo"), _LENGTH["td"])
+    done = "finished" if last.get(counted, 0) >= config.get(setting, math.inf) else "so far"
+    return [f"{last['games']:,} training games {done}, {last.get('seconds', 0) / 60:.1f} "
+            f"minutes of wall time (evaluations included). Model: `{_model_path(config)}`.", ""]
 
 
 def trend(history: list[dict], opponent: str) -> str:
@@ -94,19 +95,22 @@ def _model_path(config: dict) -> str:
     return os.path.join(config.get("run_dir", "."), name)
 
 
-_LENGTH = {"td": "games", "ppo": "total_steps", "td_distill": "rounds"}
-"""The setting that says how long each kind of run trains."""
+_LENGTH = {"td": ("games", "games"), "ppo": ("steps", "total_steps"),
+           "td_distill": ("round", "rounds")}
+"""For each kind of run: what its history entries count, and the setting that says how far
+it trains."""
 
 
 def next_commands(config: dict) -> list[str]:
     """The commands that evaluate and play the model this run writes, and resume it."""
     kind = "ppo" if config.get("algo") == "ppo" else "td"
     spec = f"{kind}:{_model_path(config)}"
+    setting = _LENGTH.get(config.get("algo"), _LENGTH["td"])[1]
     return [f"bg-env eval {spec} pubeval --games 1000 --seed 2026   # the model just trained",
             f"bg-env eval {spec} {kind} --games 1000 --seed 2026   # against the shipped {kind}",
             f"bg-env play --opponent {spec}   # play it yourself",
             f"bg-env train {config.get('algo', 'td')} --set run_dir={config.get('run_dir', '.')} "
-            f"--resume   # go on training (--set {_LENGTH.get(config.get('algo'), 'games')}=... "
+            f"--resume   # go on training (--set {setting}=... "
             "to go further)"]
 
 

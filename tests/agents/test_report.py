@@ -66,3 +66,20 @@ def test_provenance_outside_a_checkout(monkeypatch, tmp_path):
 
     monkeypatch.setattr(report, "__file__", str(tmp_path / "report.py"))
     assert report._commit() == "not a git checkout"
+
+
+@pytest.mark.parametrize("algo, last, length, done", [
+    ("td", {"games": 8000}, {"games": 8000}, "finished"),
+    ("td", {"games": 4000}, {"games": 8000}, "so far"),
+    ("ppo", {"games": 900, "steps": 2048}, {"total_steps": 2048}, "finished"),
+    ("ppo", {"games": 900, "steps": 1024}, {"total_steps": 2048}, "so far"),
+    ("td_distill", {"games": 400, "round": 2}, {"rounds": 2, "games": 200}, "finished"),
+    ("td_distill", {"games": 200, "round": 1}, {"rounds": 2, "games": 200}, "so far"),
+])
+def test_the_summary_says_finished_by_each_kind_of_runs_own_length(tmp_path, algo, last,
+                                                                   length, done):
+    config = {"algo": algo, "run_dir": str(tmp_path), **length}
+    entry = {**last, "seconds": 60.0,
+             "pubeval": {"games": 100, "win_rate": 0.5, "ppg": 0.0, "ppg_ci95": 0.2}}
+    text = open(write_report(str(tmp_path), "T", config, [entry])).read()
+    assert f"{last['games']:,} training games {done}," in text
