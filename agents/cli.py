@@ -238,13 +238,10 @@ def _variant_file(name: str) -> str:
 
 def _check_output(option: str, path: str) -> None:
     """Raise ValueError naming ``option`` unless ``path`` can be written whole
-    (:func:`bg_env.files.check_writable`: a folder that exists, and nothing there or a
-    regular file the user may write)."""
+    (:func:`bg_env.files.check_writable`: a writable folder that exists, and nothing there
+    or a regular file the user may write)."""
     from bg_env.files import check_writable
 
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
-        raise ValueError(f"{option} {path!r}: the folder {folder!r} is not writable")
     try:
         check_writable(path)
     except (OSError, ValueError) as exc:

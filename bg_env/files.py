@@ -25,24 +25,28 @@ __all__ = ["write_atomically", "check_writable", "same_file"]
 def check_writable(path: str | os.PathLike) -> str:
     """The file :func:`write_atomically` would write for ``path`` (a link's target), after
     checking that it may be replaced: nothing there yet, or a regular file the user may
-    write, in a folder that exists.
+    write, in a folder that exists and takes new files (the temporary one).
 
     Raises:
         IsADirectoryError: ``path`` is a folder.
         ValueError: ``path`` is not a regular file (a FIFO, a socket, a device).
-        PermissionError: ``path`` is read-only.
+        PermissionError: ``path`` is read-only, or its folder is not writable.
         FileNotFoundError: its folder does not exist.
     """
     target = os.path.realpath(path)
+    folder = os.path.dirname(target) or "."
     try:
         st = os.stat(target)
     except FileNotFoundError:
-        folder = os.path.dirname(target) or "."
-        if not os.path.isdir(folder):
-            raise FileNotFoundError(f"{path}: the folder {folder} does not exist") from None
-        return target
-    if stat.S_ISDIR(st.st_mode):
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(f"{path}: is a folder, not a file; refusing to replace it")
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise PermissionError(f"{path}: the folder {folder} is not writable")
+    if st is None:
+        return target
     if not stat.S_ISREG(st.st_mode):
         raise ValueError(f"{path}: is not a regular file (a {_kind(st.st_mode)}); "
                          "refusing to replace it")

@@ -89,3 +89,15 @@ def test_same_file_sees_links_and_dots(tmp_path):
     assert same_file(a, tmp_path / "sub" / ".." / "a.json")
     assert same_file(tmp_path / "new", tmp_path / "new")  # neither exists yet
     assert not same_file(a, tmp_path / "b.json")
+
+
+def test_a_folder_that_takes_no_new_file_is_named(tmp_path, monkeypatch):
+    import bg_env.files as files
+
+    folder = str(tmp_path)
+    real_access = os.access
+    monkeypatch.setattr(files.os, "access",
+                        lambda p, mode: False if str(p) == folder else real_access(p, mode))
+    with pytest.raises(PermissionError, match="the folder .* is not writable"):
+        write_atomically(tmp_path / "new.json", "{}")
+    assert list(tmp_path.iterdir()) == []
