@@ -99,3 +99,18 @@ def test_workers_end_when_their_caller_is_killed(tmp_path):
     finally:
         for pid in _marked(mark):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_alive_asks_the_system_where_there_is_no_proc(tmp_path):
+    """Without /proc (macOS) a worker must not take its caller for dead: an unreadable
+    /proc entry used to read as a dead caller, and every worker ended within a second."""
+    import subprocess
+
+    from agents.processes import alive
+
+    nowhere = str(tmp_path / "no-proc")
+    assert alive(os.getpid(), proc=nowhere)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # reaped: its pid is free
+    assert not alive(gone.pid, proc=nowhere)
+    assert alive(os.getpid()) and not alive(gone.pid)
