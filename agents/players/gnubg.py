@@ -41,17 +41,27 @@ def _gnubg_nn():
     return gnubg_nn
 
 
+MAX_PLIES = 2
+"""The deepest search asked of gnubg-nn: 2 plies take about 0.02 s a position, each ply
+more about 20 times that (a move at 3 plies seconds, a game many minutes)."""
+
+
 class GnubgAgent(PlayAgent):
-    """gnubg-nn at ``plies`` (0 = the raw net, 1 = one ply of lookahead)."""
+    """gnubg-nn at ``plies`` (0 = the raw net, 1 = one ply of lookahead; at most
+    :data:`MAX_PLIES`)."""
 
     name = "gnubg"
     reads_backgammon_boards = True
 
     def __init__(self, plies: int = 0, cube_settings: CubeSettings | None = None) -> None:
         super().__init__()
+        if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
+            raise ValueError(f"gnubg plies={plies!r}: a whole number of 0 or more, at most "
+                             f"{MAX_PLIES} plies (gnubg:2 takes about 0.02 s a position, each "
+                             "ply more about 20 times that)")
         self.cube_settings = cube_settings or CubeSettings()
         _gnubg_nn()  # refused here when the package is missing
-        self.plies = int(plies)
+        self.plies = plies
         self.name = f"gnubg:{self.plies}" if self.plies else "gnubg"
 
     def choose_play(self, plays, env=None):

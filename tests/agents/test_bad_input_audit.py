@@ -224,3 +224,11 @@ def test_train_numbers_past_what_can_run_are_named(overrides, words, capsys, tmp
     assert main(["train", "--set", f"run_dir={run}", *overrides, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err and not run.exists()
+
+
+@pytest.mark.parametrize("plies", [3, 99, -1, True, 1.5])
+def test_the_gnubg_agent_itself_refuses_a_search_it_cannot_finish(plies):
+    from agents.players.gnubg import GnubgAgent
+
+    with pytest.raises(ValueError, match=f"gnubg plies={plies!r}: .*at most 2 plies"):
+        GnubgAgent(plies=plies)
