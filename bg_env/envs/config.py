@@ -3,6 +3,8 @@ the Gymnasium and vector envs built on it): :class:`EnvConfig`, every key checke
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field, fields
 
 from ..game.game import Rules
@@ -34,9 +36,6 @@ def check_reward(name: str, value) -> float:
     Traceback (most recent call last):
     ValueError: illegal_reward='x': expected a finite number
     """
-    import math
-    import numbers
-
     if (not isinstance(value, numbers.Real) or isinstance(value, bool)
             or not math.isfinite(value)):
         raise ValueError(f"{name}={value!r}: expected a finite number")
