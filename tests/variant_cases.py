@@ -10,16 +10,32 @@ from bg_env.game.game import Game, Phase, Rules
 from bg_env.rules.position import Position
 from bg_env.rules.variants import VARIANTS, PinnedPosition, get_variant, legal_plays_variant
 
-NAMES = sorted(n for n, v in VARIANTS.items() if v.name == n)
-OWN_RULES = ["plakoto", "caucasian", "long_nardy", "sudden_death", "nuclear"]
+WITH_OPTIONS = ["standard+no_hit_and_hide", "hypergammon2+no_hit_and_hide",
+                "long_nardy+six_block=entered+house_mars"]
+"""Variants with rule options on (RULES.md §10): ``name+option`` (True) or
+``name+option=value``."""
+NAMES = sorted(n for n, v in VARIANTS.items() if v.name == n) + WITH_OPTIONS
+OWN_RULES = ["plakoto", "caucasian", "long_nardy", "sudden_death", "nuclear", *WITH_OPTIONS]
 DICE = st.tuples(st.integers(1, 6), st.integers(1, 6))
+
+
+def case_rules(name: str, cube: bool = False) -> Rules:
+    """The Rules of a case name: a variant, and after ``+`` the rule options on."""
+    variant, *options = name.split("+")
+    values = dict((*o.split("="), True)[:2] for o in options)
+    return Rules(variant=variant, cube=cube, **values)
+
+
+def case_variant(name: str):
+    """The variant a case name plays: its name, or with options the Variant they make."""
+    return case_rules(name).variant_spec if "+" in name else name
 
 
 def game_position(variant: str, seed: int, turns: int) -> Position:
     """The board at the start of a turn after up to ``turns`` turns of a random game
     (played by the reference plays, so the tree does not pick its own test cases)."""
     rng = np.random.default_rng(seed)
-    game = Game(Rules(variant=variant, cube=False))
+    game = Game(case_rules(variant))
     game.opening(rng)
     last = game.position
     for _ in range(turns):
@@ -30,7 +46,7 @@ def game_position(variant: str, seed: int, turns: int) -> Position:
             game.step(actions[int(rng.integers(len(actions)))], rng)
             continue
         last = game.turn_start
-        plays = legal_plays_variant(variant, game.turn_start, game.dice)
+        plays = legal_plays_variant(game.variant, game.turn_start, game.dice)
         play = plays[int(rng.integers(len(plays)))]
         if play.start != game.position:  # forced moves already made by the game
             play = next(p for p in game.legal_continuations() if p.result == play.result)
@@ -58,13 +74,14 @@ def bear_off_board(variant: str, rng: np.random.Generator) -> Position:
 
 @st.composite
 def cases(draw, names=NAMES):
-    variant = draw(st.sampled_from(names))
+    name = draw(st.sampled_from(names))
     seed = draw(st.integers(0, 10**6))
+    variant = case_variant(name)
     v = get_variant(variant)
     if v.has_bar and draw(st.integers(0, 3)) == 0:
-        pos = bear_off_board(variant, np.random.default_rng(seed))
+        pos = bear_off_board(v.name, np.random.default_rng(seed))
     else:
-        pos = game_position(variant, seed, draw(st.integers(0, 120)))
+        pos = game_position(name, seed, draw(st.integers(0, 120)))
     return variant, pos, draw(DICE)
 
 

@@ -16,9 +16,9 @@ Observation:
     ``{"observation": vector, "action_mask": int8[N_ACTIONS]}`` from the observing agent's
     side; the mask is all zeros for the agent not acting. Encoders and their layouts:
     :mod:`bg_env.envs.observation` (``"tesauro"`` float32[212] by default), followed by
-    the context block of :mod:`bg_env.envs.context` (68 values: variant, bomb, pins,
-    match score) when ``context`` is on (by default for every variant but standard and
-    in match play).
+    the context block of :mod:`bg_env.envs.context` (71 values: variant, bomb, pins,
+    match score, rule options) when ``context`` is on (by default for every variant but
+    standard, in match play and with a rule option on).
 
 Action:
     ``Discrete(156)``: checker moves ``(source - 1) * 6 + (die - 1)`` (source 25 = bar, a
@@ -99,10 +99,17 @@ def env(**kwargs) -> AECEnv:
         max_cube: the highest cube value, 0 for no limit (default 64).
         gammons: ``"all"`` (default), ``"no_backgammons"`` or ``"none"``.
         cube_progression: ``"geometric"`` (2, 4, 8; default) or ``"arithmetic"``.
+        no_hit_and_hide: a checker that hits may not move on, that turn, to a point of the
+            player's own (default False; docs/RULES.md §10).
+        six_block: Long Nardy's six-point block: ``"passed"`` (default: allowed once an
+            opposing checker is past it) or ``"entered"`` (once one has entered its home).
+        house_mars: Long Nardy: a loser with every checker home and none off loses three
+            times the stake (default False).
         reward: ``"points"`` (cube x 1, 2 or 3; default) or ``"win"`` (+-1).
         observation: the encoder, ``"tesauro"`` (float32[212]; default) or ``"compact"``.
-        context: append the 68-value context block (variant, bomb, pins, match score);
-            ``None`` (default): in every variant but standard and in match play.
+        context: append the 71-value context block (variant, bomb, pins, match score,
+            rule options); ``None`` (default): in every variant but standard, in match
+            play and with a rule option on.
         match_length: 0 (default) for a money game, N (1..25) for a match to N points.
         match_reward: ``"result"`` (+-1 at the match's end; default) or ``"equity"``.
         max_turns: truncate a game after this many turns (default 2000,

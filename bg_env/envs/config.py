@@ -71,8 +71,8 @@ class EnvConfig:
     game, twice its change in match-winning chances, Kazaross-XG2; sums to +-1)."""
     context: bool | None = None
     """Append the context block (:mod:`bg_env.envs.context`: variant, bomb, pins, match
-    score) to the observation; ``None``: whenever the variant is not standard or a match
-    is played."""
+    score, rule options) to the observation; ``None``: whenever the variant is not
+    standard, a match is played or a rule option is on."""
 
     def __post_init__(self) -> None:
         if self.reward not in REWARDS:
@@ -117,7 +117,8 @@ class EnvConfig:
         """Whether observations carry the context block."""
         if self.context is not None:
             return self.context
-        return self.game_rules.variant != "standard" or self.match_length > 0
+        return (self.game_rules.variant != "standard" or self.match_length > 0
+                or bool(self.game_rules.variant_options))
 
     @classmethod
     def keys(cls) -> list[str]:

@@ -1,10 +1,10 @@
 """The context block of an observation: which variant is played, the nuclear bomb, Plakoto
-pins, and the match score.
+pins, the match score and the rule options.
 
 Appended to the board encoders of :mod:`bg_env.envs.observation` when the env's
 ``context`` option is on (by default: whenever the variant is not ``standard`` or a match
-is played), so that one network can play several variants and matches. Float32, length
-:data:`CONTEXT_SIZE` = 68, from the observing side (the *actor*):
+is played, or a rule option is on), so that one network can play several variants and
+matches. Float32, length :data:`CONTEXT_SIZE` = 71, from the observing side (the *actor*):
 
 =======  =====  =============================================================
 offset   size   meaning
@@ -20,6 +20,9 @@ offset   size   meaning
                 match-winning chance below in percent)
 65       2      this game is the Crawford game; the match is post-Crawford
 67       1      the actor's match-winning chance now (Kazaross-XG2; 0 in money play)
+68       3      the rule options on (RULES.md §10), in the order of
+                :data:`OPTION_ORDER`: ``no_hit_and_hide``, ``six_block="entered"``,
+                ``house_mars``
 =======  =====  =============================================================
 
 Long Nardy's board: both sides move the same way round, so the opponent's checkers are
@@ -38,17 +41,21 @@ from ..kernels.io import new_position
 from ..rules.position import Position
 from ..rules.variants import PinnedPosition, Variant, get_variant, opp_index
 
-__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "VARIANT_ORDER", "encode_context", "encode_contexts",
+__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "OPTION_SLOTS", "OPTION_ORDER", "VARIANT_ORDER", "encode_context", "encode_contexts",
            "match_blocks", "context_space", "standard_view"]
 
 VARIANT_ORDER = (
     "standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",
     "sudden_death", "nuclear", "plakoto", "caucasian", "long_nardy",
 )
-CONTEXT_SIZE = 68
-MATCH_SLOTS = slice(62, CONTEXT_SIZE)
+OPTION_ORDER = ("no_hit_and_hide", "six_block", "house_mars")
+"""The rule options of :class:`~bg_env.rules.cube.Rules` the block marks (RULES.md §10)."""
+CONTEXT_SIZE = 71
+MATCH_SLOTS = slice(62, 68)
 """The match's part of the block (the table above: in match play, points away, Crawford,
 match-winning chance), offsets 62..67."""
+OPTION_SLOTS = slice(68, 68 + len(OPTION_ORDER))
+"""The rule options' part of the block (:data:`OPTION_ORDER`), offsets 68..70."""
 _POINTS = np.arange(1, 25, dtype=np.int64)
 _FACING = 25 - _POINTS
 
@@ -78,6 +85,12 @@ def _renumbering(variant: Variant) -> itemgetter:
     return got[1]
 
 
+def option_flags(variant: Variant) -> list[int]:
+    """The option slots of ``variant``'s block: 1 for each rule option off its default
+    (:data:`OPTION_ORDER`)."""
+    return [int(name in variant.options) for name in OPTION_ORDER]
+
+
 def encode_context(game: Game, actor: int, match=None, integer: bool = False) -> np.ndarray:
     """The context block of ``game`` for side ``actor`` (``match``: the
     :class:`~bg_env.game.match.Match` being played, if any). ``integer=True`` gives the
@@ -86,6 +99,7 @@ def encode_context(game: Game, actor: int, match=None, integer: bool = False) ->
     out = np.zeros(CONTEXT_SIZE, dtype=np.float32)
     variant = game.variant
     out[VARIANT_ORDER.index(variant.name)] = 1
+    out[OPTION_SLOTS] = option_flags(variant)
     if variant.bomb:
         out[11] = game.bomb_owner == actor
         out[12] = game.bomb_owner == 1 - actor
@@ -143,7 +157,7 @@ def match_blocks(away: np.ndarray, crawford, post_crawford, equity,
     return block
 
 
-def encode_contexts(out: np.ndarray, variant: str = "standard", away: np.ndarray | None = None,
+def encode_contexts(out: np.ndarray, variant: "str | Variant" = "standard", away: np.ndarray | None = None,
                     crawford: np.ndarray | None = None, post_crawford: np.ndarray | None = None,
                     equity: np.ndarray | None = None, integer: bool = False) -> None:
     """The context blocks of many games at once into ``out`` (``(n, CONTEXT_SIZE)``): the
@@ -153,7 +167,8 @@ def encode_contexts(out: np.ndarray, variant: str = "standard", away: np.ndarray
 
     Args:
         out: ``(n, CONTEXT_SIZE)``, float32, or int8 with ``integer=True``.
-        variant: the variant every game plays.
+        variant: the variant every game plays (a name, or a Variant with its rule options:
+            :attr:`Rules.variant_spec <bg_env.rules.cube.Rules.variant_spec>`).
         away: ``(n, 2)`` points away of the observer and his opponent, in match play
             (``None``: money games, and the other match arguments are ignored).
         crawford, post_crawford: ``(n,)`` whether each game is the Crawford game, or
@@ -162,7 +177,9 @@ def encode_contexts(out: np.ndarray, variant: str = "standard", away: np.ndarray
         integer: the ``int8`` form of the ``"compact"`` encoder.
     """
     block = np.zeros(out.shape, dtype=np.float32)
-    block[:, VARIANT_ORDER.index(get_variant(variant).name)] = 1
+    variant = get_variant(variant)
+    block[:, VARIANT_ORDER.index(variant.name)] = 1
+    block[:, OPTION_SLOTS] = option_flags(variant)
     if away is not None:
         block[:, MATCH_SLOTS] = match_blocks(away, crawford, post_crawford, equity, integer)
     out[:] = block.astype(np.int8) if integer else block

@@ -12,9 +12,10 @@ from a :class:`~bg_env.game.game.Game` (tested in lockstep in
 
 A kernel's options are one ``int64`` array (:func:`obs_params`): whether the context
 block is on, the variant's place in :data:`~bg_env.envs.context.VARIANT_ORDER`, whether
-the board is drawn in the standard view, where the context block starts, and whether it
+the board is drawn in the standard view, where the context block starts, whether it
 holds a match's part (then copied from the ``(2, 6)`` array ``mblock``, one row per side,
-that :func:`write_match_block` fills at the start of each game of the match).
+that :func:`write_match_block` fills at the start of each game of the match), and the
+rule options on (a bit each).
 """
 
 from __future__ import annotations
@@ -25,30 +26,31 @@ from numba import njit
 from ..kernels import batch as _batch
 from ..kernels.batch_rules import R_BOMB
 from ..game.game import PURE_PYTHON, Game, Rules
-from ..rules.variants import get_variant
-from .context import MATCH_SLOTS, VARIANT_ORDER, encode_context
+from .context import MATCH_SLOTS, OPTION_SLOTS, VARIANT_ORDER, encode_context, option_flags
 from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
 
 __all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
            "engine_obs_kernels", "encode_engine_games", "encode_engine_rows", "games_bombs",
            "match_block", "write_match_block"]
 
-C_ON, C_VARIANT, C_VIEW, C_OFFSET, C_MATCH = range(5)
+C_ON, C_VARIANT, C_VIEW, C_OFFSET, C_MATCH, C_OPTIONS = range(6)
+_OPTIONS_AT, _N_OPTIONS = OPTION_SLOTS.start, OPTION_SLOTS.stop - OPTION_SLOTS.start
 
 
 def obs_params(config) -> np.ndarray:
     """The kernels' options for an :class:`~bg_env.envs.config.EnvConfig`: the context
     block on or off, the variant, Long Nardy's standard view (the ``"tesauro"`` board with
     the context block, as :meth:`raw_env.observe` draws it), the block's offset, match
-    play."""
-    variant = get_variant(config.game_rules.variant)
-    out = np.zeros(5, np.int64)
+    play, the rule options' slots (a bit each, :data:`~bg_env.envs.context.OPTION_ORDER`)."""
+    variant = config.game_rules.variant_spec
+    out = np.zeros(6, np.int64)
     out[C_ON] = config.uses_context
     out[C_VARIANT] = VARIANT_ORDER.index(variant.name)
     out[C_VIEW] = (config.uses_context and variant.geometry != "opposite"
                    and config.observation != "compact")
     out[C_OFFSET] = COMPACT_SIZE if config.observation == "compact" else TESAURO_SIZE
     out[C_MATCH] = config.uses_context and config.match_length > 0
+    out[C_OPTIONS] = sum(flag << k for k, flag in enumerate(option_flags(variant)))
     return out
 
 
@@ -179,6 +181,8 @@ if not PURE_PYTHON:
                 _pins(o, s, side, info[i, I_PIN_ME], info[i, I_PIN_OPP])
             if params[C_MATCH]:
                 o[62:68] = mblock[side]
+            for k in range(_N_OPTIONS):
+                o[_OPTIONS_AT + k] = (params[C_OPTIONS] >> k) & 1
 
     @njit(cache=True)
     def encode_engine_games(state, me, opp, sides, out, rules, vt, params, compact, mblock):

@@ -134,7 +134,7 @@ class KernelBatch:
         Nardy's view: :mod:`bg_env.envs.vector_obs`)."""
         self._money_block = np.zeros((1, CONTEXT_SIZE), dtype=self._obs.dtype)
         """The context block of a money game of this variant without a bomb (made once)."""
-        encode_contexts(self._money_block, self.config.game_rules.variant,
+        encode_contexts(self._money_block, self.config.game_rules.variant_spec,
                         integer=self.config.observation == "compact")
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
         """The actions of the last step, as given (an illegal one is reported as it came)."""

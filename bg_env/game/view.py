@@ -18,7 +18,6 @@ from ..kernels.io import new_position
 from ..rules.moves import Move
 from ..rules.position import Position
 from .start import before_moves
-from ..rules.variants import get_variant
 
 __all__ = ["RowView"]
 
@@ -146,8 +145,9 @@ class RowView:
 
     @property
     def variant(self):
-        """The :class:`~bg_env.rules.variants.Variant` being played."""
-        return get_variant(self.rules.variant)
+        """The :class:`~bg_env.rules.variants.Variant` being played (with the rule
+        options on: :attr:`Rules.variant_spec <bg_env.rules.cube.Rules.variant_spec>`)."""
+        return self.rules.variant_spec
 
     @property
     def settled(self) -> bool:

@@ -459,7 +459,7 @@ class Games:
         self.rules = np.array(
             [rules.cube, rules.jacoby, rules.beaver, rules.auto_doubles, rules.max_cube,
              GAMMON_RULES.index(rules.gammons), rules.cube_progression == "arithmetic",
-             *variant_columns(rules.variant)],
+             *variant_columns(rules.variant_spec)],
             dtype=np.int64,
         )
         self.state = np.zeros((n, N_COLUMNS), dtype=np.int64)
@@ -468,8 +468,8 @@ class Games:
         self.opp = np.zeros((n, 26), dtype=np.int64)
         self.mask = np.zeros((n, N_ACTIONS), dtype=bool)
         self.seeds = np.zeros(n, dtype=np.uint64)
-        self.variant_rows = (VariantRows(n, rules.variant)
-                             if uses_variant_turn(rules.variant) else None)
+        self.variant_rows = (VariantRows(n, rules.variant_spec)
+                             if uses_variant_turn(rules.variant_spec) else None)
         """The variant turns (:mod:`~.batch_variants`) when the variant's moves are not
         standard, else ``None``."""
         self.seed(None)

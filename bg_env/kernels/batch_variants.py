@@ -44,8 +44,8 @@ T_BOARD = N_INFO + 2
 N_ROW_INFO = T_BOARD + 52
 
 # the variant's numbers after variant_params' (VariantRows.params)
-X_FRESH, X_OPPOSITE = N_PARAMS, N_PARAMS + 1
-N_ROW_PARAMS = N_PARAMS + 2
+X_FRESH, X_OPPOSITE, X_HOUSE_MARS = N_PARAMS, N_PARAMS + 1, N_PARAMS + 2
+N_ROW_PARAMS = N_PARAMS + 3
 
 K_HIT, K_MOTHER = 4, 5
 """Outcome codes of :func:`outcome_row` after single, gammon, backgammon (0..2) and the
@@ -62,12 +62,13 @@ def uses_variant_turn(variant) -> bool:
 
 def row_params(variant) -> np.ndarray:
     """The variant as ``int64[N_ROW_PARAMS]``: :func:`~.variant_kernels.variant_params`,
-    then the fresh first roll and the geometry."""
+    then the fresh first roll, the geometry and Long Nardy's house mars."""
     variant = get_variant(variant)
     out = np.zeros(N_ROW_PARAMS, np.int64)
     out[:N_PARAMS] = variant_params(variant)
     out[X_FRESH] = variant.fresh_first_roll
     out[X_OPPOSITE] = variant.geometry == "opposite"
+    out[X_HOUSE_MARS] = variant.house_mars
     return out
 
 
@@ -230,7 +231,7 @@ def swap_row(vt, i):
 def _loss_kind(params, rules, loser):
     """What the loser's checkers say, capped at the variant's largest win
     (``scoring._loss_kind``, :func:`~.batch_rules.cap_kind`): only the backgammon family
-    has the backgammon."""
+    has the backgammon; Long Nardy's house mars counts as one."""
     kind = 1
     if loser[0] > 0:
         kind = 0
@@ -238,6 +239,12 @@ def _loss_kind(params, rules, loser):
         for p in range(19, 26):
             if loser[p] > 0:
                 kind = 2
+                break
+    elif params[X_HOUSE_MARS]:
+        kind = 2
+        for p in range(7, 26):
+            if loser[p] > 0:
+                kind = 1
                 break
     return cap_kind(kind, rules)
 

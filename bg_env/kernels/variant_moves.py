@@ -40,8 +40,9 @@ BOARD = 54
 the same play."""
 
 # the variant's numbers (variant_params)
-V_SAME_WAY, V_LANDING, V_FIRST_HIT_WINS, V_NO_HIDE, V_NARDY, V_MOTHER, V_CHECKERS = range(7)
-N_PARAMS = 7
+(V_SAME_WAY, V_LANDING, V_FIRST_HIT_WINS, V_NO_HIDE, V_NARDY, V_MOTHER, V_CHECKERS,
+ V_HIDE_TOP, V_HITTER_OFF, V_BLOCK_ENTERED) = range(10)
+N_PARAMS = 10
 L_HIT, L_PIN, L_BLOCKED = 0, 1, 2
 _LANDINGS = {"hit": L_HIT, "pin": L_PIN, "blocked": L_BLOCKED}
 
@@ -63,6 +64,9 @@ def variant_params(variant) -> np.ndarray:
     out[V_NARDY] = variant.nardy_rules
     out[V_MOTHER] = variant.mother
     out[V_CHECKERS] = variant.checkers
+    out[V_HIDE_TOP] = variant.hide_zone_top
+    out[V_HITTER_OFF] = variant.hitter_bears_off
+    out[V_BLOCK_ENTERED] = variant.six_block == "entered"
     return out
 
 
@@ -112,8 +116,8 @@ def head_closed(vr, head_left, source):
 
 @njit(cache=True)
 def blocks_illegally(vr, row):
-    """Six or more consecutive points (along the opponent's way) held by the player with
-    no opposing checker past them (``nardy.blocks_illegally``)."""
+    """Six or more consecutive points (along the opponent's way) held by the player that
+    may not stand (:func:`block_allowed`; ``nardy.blocks_illegally``)."""
     held = 0  # bit q: the player holds the opponent's point q
     for p in range(1, 25):
         if row[ME + p]:
@@ -125,13 +129,20 @@ def blocks_illegally(vr, row):
             lowest = q
             while lowest > 1 and (held >> (lowest - 1)) & 1:
                 lowest -= 1
-            past = False
-            for k in range(1, lowest):
-                if row[OPP + k]:
-                    past = True
-                    break
-            if not past:
+            if not block_allowed(vr, row, lowest):
                 return True
+    return False
+
+
+@njit(cache=True)
+def block_allowed(vr, row, lowest):
+    """A block whose lowest point is the opponent's ``lowest`` may stand: an opposing
+    checker past it, or with ``six_block="entered"`` one in its home board or borne off
+    (``nardy._block_allowed``)."""
+    first, stop = (0, 7) if vr[V_BLOCK_ENTERED] else (1, lowest)
+    for k in range(first, stop):
+        if row[OPP + k]:
+            return True
     return False
 
 
@@ -186,7 +197,7 @@ def track_hitters(vr, child, source, dest, as_hitter, hit):
         return
     if as_hitter:
         child[HITTERS + source] -= 1
-    if as_hitter or (hit and dest <= HOME_TOP):
+    if as_hitter or (hit and dest <= vr[V_HIDE_TOP]):
         child[HITTERS + dest] += 1
 
 
@@ -230,10 +241,10 @@ def land(vr, row, child, dest, as_hitter):
 
 
 @njit(cache=True)
-def bear_off(row, source, die, as_hitter):
+def bear_off(vr, row, source, die, as_hitter):
     """A checker may bear off from ``source`` with ``die``: every checker home, a die
     larger than the point only from the highest point; :data:`_ONLY_WAY` for a Caucasian
-    hitter (``steps._bear_off``)."""
+    hitter unless the variant lets hitters bear off (``steps._bear_off``)."""
     for p in range(HOME_TOP + 1, 26):
         if row[ME + p]:
             return ILLEGAL
@@ -241,7 +252,7 @@ def bear_off(row, source, die, as_hitter):
         for p in range(source + 1, HOME_TOP + 1):
             if row[ME + p]:
                 return ILLEGAL
-    return _ONLY_WAY if as_hitter else 0
+    return _ONLY_WAY if as_hitter and not vr[V_HITTER_OFF] else 0
 
 
 @njit(cache=True)
@@ -267,7 +278,7 @@ def move_once(vr, row, child, source, die, as_hitter, hitter_off):
         if hit == ILLEGAL:
             return ILLEGAL
     else:
-        hit = bear_off(row, source, die, as_hitter)
+        hit = bear_off(vr, row, source, die, as_hitter)
         if hit == ILLEGAL or (hit == _ONLY_WAY and not hitter_off):
             return hit
         hit, dest = 0, 0

@@ -125,10 +125,12 @@ def check_rules(rules: Rules) -> None:
         "auto_doubles": rules.auto_doubles != 0,
         "gammons": rules.gammons != "all",
         "cube_progression": rules.cube_progression != "geometric",
+        **{option: True for option in rules.variant_options},
     }
     bad = [f"{k}={getattr(rules, k)!r}" for k, v in unsupported.items() if v]
     if bad:
         raise RecordError(f"rules {', '.join(bad)}: a .mat record holds standard games with a "
                           f"geometric cube of at most max_cube={MAX_CUBE}, all gammons, no "
-                          "Jacoby rule, no beavers and no automatic doubles")
+                          "Jacoby rule, no beavers, no automatic doubles and no rule options "
+                          "(RULES.md §10)")
 

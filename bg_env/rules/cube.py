@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from .outcome import GAMMON_RULES
-from .variants import get_variant
+from .variants import OPTION_DEFAULTS, Variant, get_variant, with_options
 
 __all__ = ["Rules", "GameResult", "Phase", "IllegalActionError", "next_cube_value",
            "cube_value_allowed", "may_double", "check_cube"]
@@ -91,10 +91,24 @@ class Rules:
     """``"geometric"`` (2, 4, 8, ...) or ``"arithmetic"`` (2, 3, 4, ...)."""
     variant: str = "standard"
     """The rule variant (:data:`bg_env.rules.variants.VARIANTS`; RULES.md §7)."""
+    no_hit_and_hide: bool = False
+    """A checker that hits may not move on, in the same turn, to a point that holds the
+    player's own checkers; it may still move on to an empty point, or bear off (seed 003's
+    short backgammon, RULES.md §10). Off by default, as in GNU Backgammon and tournament
+    play; for the variants whose checkers hit (``caucasian`` has its own home-board rule)."""
+    six_block: str = "passed"
+    """Long Nardy: when six consecutive points may be held (RULES.md §7, §10):
+    ``"passed"`` (the main rule, default: an opposing checker is already past them) or
+    ``"entered"`` (seed 003's alternative: once an opposing checker has entered its home
+    board)."""
+    house_mars: bool = False
+    """Long Nardy: a loser with every checker in his home board and none borne off loses
+    three times the stake, "house mars" (seed 003, RULES.md §10; kind ``"backgammon"``).
+    Off by default: the seed's numbered rules score 1 (oin) or 2 (mars)."""
 
     def __post_init__(self) -> None:
         get_variant(self.variant)  # raises ValueError naming the known variants
-        for name in ("cube", "jacoby", "beaver"):
+        for name in ("cube", "jacoby", "beaver", "no_hit_and_hide", "house_mars"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
         if self.gammons not in GAMMON_RULES:
@@ -109,6 +123,22 @@ class Rules:
                 f"max_cube={self.max_cube!r}: not a value the cube reaches (the geometric "
                 "progression: 1, 2, 4, 8, ...; 0 = no limit)")
         check_count("auto_doubles", self.auto_doubles, 0, MAX_AUTO_DOUBLES)
+        self.variant_spec  # noqa: B018 (a rule option the variant does not have raises)
+
+    @property
+    def variant_spec(self) -> Variant:
+        """The :class:`~bg_env.rules.variants.Variant` played: the variant with the rule
+        options on (:data:`~bg_env.rules.variants.OPTION_DEFAULTS`)."""
+        return with_options(self.variant, **self._options())
+
+    @property
+    def variant_options(self) -> dict:
+        """The rule options of the sources that are on (RULES.md §10), by name."""
+        return {k: v for k, v in self._options().items() if v != OPTION_DEFAULTS[k]}
+
+    def _options(self) -> dict:
+        return {k: bool(v) if isinstance(v, np.bool_) else v
+                for k, v in ((k, getattr(self, k)) for k in OPTION_DEFAULTS)}
 
     @classmethod
     def keys(cls) -> list[str]:

@@ -14,11 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bg_env.game.game import Game, Phase, Rules
+from bg_env.game.game import Game, Phase
 from bg_env.kernels.variant_turn import KernelVariantTurn
 from bg_env.rules.variants import PinnedPosition, get_variant, legal_plays_variant, variant_sequences
 
-from variant_cases import NAMES, OWN_RULES, SEED_FIXTURES, cases, follow_reference  # noqa: E402
+from variant_cases import (  # noqa: E402
+    NAMES, OWN_RULES, SEED_FIXTURES, case_rules, case_variant, cases, follow_reference,
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,7 +85,7 @@ def test_an_illegal_move_is_refused_and_changes_nothing():
 
 @pytest.mark.parametrize("variant", OWN_RULES)
 def test_a_copied_turn_goes_on_alone(variant):
-    v = get_variant(variant)
+    v = get_variant(case_variant(variant))
     turn = KernelVariantTurn(v, v.start_position(), (6, 5))
     copy = pickle.loads(pickle.dumps(turn))
     action = turn.next_actions()[0]
@@ -98,13 +100,14 @@ def test_games_play_to_the_end_on_the_kernels(variant):
     continuations at the start of a play are the reference's, and every game ends."""
     rng = np.random.default_rng(7)
     for _ in range(3):
-        game = Game(Rules(variant=variant, cube=False))
+        game = Game(case_rules(variant))
         game.opening(rng)
         game.settle(rng)
         while game.phase != Phase.OVER:
             actions = game.legal_actions()
             if game.phase == Phase.MOVE and game.position == game.turn_start:
-                want = {p.result for p in legal_plays_variant(variant, game.position, game.dice)}
+                want = {p.result for p in legal_plays_variant(game.variant, game.position,
+                                                              game.dice)}
                 assert {p.result for p in game.legal_continuations()} == want
             assert game.legal_mask_int8().nonzero()[0].tolist() == actions
             game.step(actions[int(rng.integers(len(actions)))], rng)

@@ -1,5 +1,5 @@
 """The vector env on the kernels in the variants whose moves are not standard: Plakoto,
-Caucasian and Long Nardy against the random opponent, and pubeval where it judges the
+Caucasian, Long Nardy and the no-hit-and-hide option against the random opponent, and pubeval where it judges the
 boards (sudden death, Caucasian), in lockstep with the single Gymnasium env (the driver
 ``test_vector_match.lockstep``: the same dice, the same learner actions; observations,
 masks, rewards, dones and infos equal at every step); pubeval's choice among a variant's
@@ -44,12 +44,15 @@ RANDOM_CONFIGS = {
     "long_nardy_no_context": dict(variant="long_nardy", context=False),
     "long_nardy_cube_max_turns": dict(variant="long_nardy", cube=True, max_turns=30),
     "long_nardy_match3": dict(variant="long_nardy", match_length=3, cube=True),
+    "standard_no_hit_and_hide": dict(no_hit_and_hide=True),
+    "nackgammon_no_hit_and_hide_cube": dict(variant="nackgammon", no_hit_and_hide=True, cube=True),
 }
 PUBEVAL_CONFIGS = {
     "sudden_death": dict(variant="sudden_death"),
     "sudden_death_cube": dict(variant="sudden_death", cube=True),
     "sudden_death_match5_context": dict(variant="sudden_death", match_length=5, cube=True),
     "caucasian_cube": dict(variant="caucasian", cube=True),
+    "standard_no_hit_and_hide_cube": dict(no_hit_and_hide=True, cube=True),
 }
 
 

@@ -22,6 +22,7 @@ The package, one module per concern, lowest first:
 * ``checks``: what makes a board possible; ``pinned``: the Plakoto board;
 * ``scoring``: how a game ends and its kind; ``bomb``: the nuclear bomb (:func:`explode`);
 * ``spec``: the :class:`Variant` description; ``catalog``: ``VARIANTS`` by name;
+  ``options``: the rule options of the sources (§10) applied to a variant;
 * ``plakoto``, ``caucasian``, ``nardy``: each variant's movement rules, one function per
   rule; ``steps``: one checker move under them;
 * ``sequences``: every legal play of a roll, by brute force (the reference); ``tree``:
@@ -33,6 +34,7 @@ The rules as applied here, with the choices the sources leave open, are written 
 
 from .bomb import explode
 from .catalog import VARIANTS, get_variant, variant_outcome
+from .options import OPTION_DEFAULTS, SIX_BLOCK_RULES, check_options, with_options
 from .geometry import opp_index
 from .pinned import PinnedPosition
 from .sequences import legal_plays_variant, variant_sequences
@@ -44,6 +46,10 @@ __all__ = [
     "Variant",
     "VARIANTS",
     "get_variant",
+    "with_options",
+    "check_options",
+    "OPTION_DEFAULTS",
+    "SIX_BLOCK_RULES",
     "PinnedPosition",
     "variant_sequences",
     "legal_plays_variant",

@@ -58,3 +58,4 @@ def variant_outcome(variant: "Variant | str", pos: Position) -> Outcome | None:
     for the player on roll's side, ``me``) or ``None`` while it goes on (see
     :mod:`bg_env.rules.variants.scoring`)."""
     return outcome_of(get_variant(variant), pos)
+

@@ -1,5 +1,6 @@
 """Long Nardy's own movement rules (``docs/RULES.md`` §7): the head rule, its first-roll
-exception and the six-block rule. (No hitting is a landing rule: see ``steps``.)"""
+exception and the six-block rule, with the source's alternative (``six_block="entered"``,
+§10). (No hitting is a landing rule: see ``steps``.)"""
 
 from __future__ import annotations
 
@@ -57,9 +58,19 @@ def leaves_head(variant, source: int) -> int:
     return int(variant.nardy_rules and source == HEAD)
 
 
+def _block_allowed(variant, opp: tuple[int, ...], lowest: int) -> bool:
+    """A block whose lowest point is the opponent's ``lowest`` may stand: an opposing
+    checker is past it (the main rule), or with ``six_block="entered"`` one has entered
+    its home board (points 1..6, or borne off)."""
+    if variant.six_block == "entered":
+        return any(opp[0:7])
+    return any(opp[1:lowest])
+
+
 def blocks_illegally(variant, me: tuple[int, ...], opp: tuple[int, ...]) -> bool:
     """Six or more consecutive points (along the opponent's way round) held by the player
-    with no opposing checker on the board past them."""
+    that may not stand (:func:`_block_allowed`: by the main rule, no opposing checker on
+    the board past them)."""
     held = [False] * 25  # by the opponent's numbering 1..24
     for p in range(1, 25):
         if me[p]:
@@ -71,6 +82,6 @@ def blocks_illegally(variant, me: tuple[int, ...], opp: tuple[int, ...]) -> bool
             lowest = q
             while lowest > 1 and held[lowest - 1]:
                 lowest -= 1
-            if not any(opp[1:lowest]):
+            if not _block_allowed(variant, opp, lowest):
                 return True
     return False

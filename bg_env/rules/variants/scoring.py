@@ -3,7 +3,8 @@
 Besides bearing off: in sudden death a checker on the bar means its side was hit (kind
 ``"hit"``, a single game); in Plakoto a pinned mother (kind ``"mother"``, a double game that
 the scoring options treat as a gammon). A variant may cap the kind of win (``max_kind``):
-Plakoto and Long Nardy know no backgammons, sudden death no gammons.
+Plakoto and Long Nardy know no backgammons, sudden death no gammons. Long Nardy's triple,
+"house mars" (``house_mars``, §10), is its kind ``"backgammon"``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,15 @@ def _loss_kind(variant, loser: tuple[int, ...]) -> str:
     variant's ``max_kind``. Only the backgammon family has the backgammon: a checker on
     the bar or in the winner's home board."""
     kind = loss_kind(loser, variant.geometry == "opposite")
+    if kind == "gammon" and _house_mars(variant, loser):
+        kind = "backgammon"
     return _KINDS[min(_KINDS.index(kind), _KINDS.index(variant.max_kind))]
+
+
+def _house_mars(variant, loser: tuple[int, ...]) -> bool:
+    """Long Nardy with ``house_mars``: the loser, none of whose checkers is off, has every
+    one in his home board (points 1..6): a triple game."""
+    return variant.house_mars and not any(loser[7:26])
 
 
 def _hit_ends(variant, pos: Position) -> Outcome | None:

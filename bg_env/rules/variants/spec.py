@@ -28,8 +28,20 @@ class Variant:
             ``"pin"`` (Plakoto) or ``"blocked"`` (Long Nardy: not allowed).
         first_hit_wins: sudden death.
         bomb: the nuclear bomb is in play.
-        no_hit_and_hide: the Caucasian rule.
+        no_hit_and_hide: a checker that hits may not move on, in the same turn, to a point
+            that holds the player's own checkers (the Caucasian rule; seed 003's short
+            backgammon rule with ``Rules(no_hit_and_hide=True)``).
+        hide_zone_top: with ``no_hit_and_hide``, a hit on the player's points
+            ``1..hide_zone_top`` makes the hitter: 6 (the home board, Caucasian) or 24
+            (anywhere, seed 003's short backgammon).
+        hitter_bears_off: with ``no_hit_and_hide``, a hitter may bear off like any checker;
+            otherwise (Caucasian) only when the die can be played no other way.
         nardy_rules: the Long Nardy head rule and six-block rule.
+        six_block: with ``nardy_rules``, when six consecutive points may be held:
+            ``"passed"`` (an opposing checker is already past them) or ``"entered"`` (an
+            opposing checker has entered its home board, or been borne off).
+        house_mars: Long Nardy: a loser with every checker in his home board and none
+            borne off loses a triple game (kind ``"backgammon"``).
         mother: pinning the opponent's last checker on his 24-point wins a double game.
         max_kind: the biggest win the board can give: ``"backgammon"``, ``"gammon"`` or
             ``"single"``.
@@ -46,11 +58,18 @@ class Variant:
     first_hit_wins: bool = False
     bomb: bool = False
     no_hit_and_hide: bool = False
+    hide_zone_top: int = 6
+    hitter_bears_off: bool = False
     nardy_rules: bool = False
+    six_block: str = "passed"
+    house_mars: bool = False
     mother: bool = False
     max_kind: str = "backgammon"
     fresh_first_roll: bool = False
     description: str = ""
+    options: tuple[str, ...] = ()
+    """The rule options on (``docs/RULES.md`` §10), by their :class:`~bg_env.rules.cube.Rules`
+    names, when this is the catalogue's variant changed by them (:func:`with_options`)."""
 
     @property
     def standard_moves(self) -> bool:

@@ -94,13 +94,15 @@ def _bear_off(
 ) -> bool:
     """A checker may bear off from ``source`` with ``die``: every checker is home; a die
     larger than the point bears off only from the highest point; a Caucasian hitter only
-    when that is the only way to play the die (not asked while ``hitter_off`` is false)."""
+    when that is the only way to play the die (not asked while ``hitter_off`` is false),
+    unless the variant lets hitters bear off (``hitter_bears_off``)."""
     me = st.me
     if any(me[caucasian.HOME_TOP + 1 : 26]):
         return False
     if source - die < 0 and any(me[source + 1 : caucasian.HOME_TOP + 1]):
         return False
-    return not as_hitter or (hitter_off and not _die_playable_otherwise(variant, st, die))
+    return (not as_hitter or variant.hitter_bears_off
+            or (hitter_off and not _die_playable_otherwise(variant, st, die)))
 
 
 def _die_playable_otherwise(variant, st: TurnState, die: int) -> bool:
