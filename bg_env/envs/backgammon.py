@@ -105,6 +105,8 @@ def env(**kwargs) -> AECEnv:
             opposing checker is past it) or ``"entered"`` (once one has entered its home).
         house_mars: Long Nardy: a loser with every checker home and none off loses three
             times the stake (default False).
+        next_starter: Long Nardy match play: who starts each next game, ``"roll"``
+            (default), ``"black"`` (who moved second) or ``"winner"`` (the last winner).
         reward: ``"points"`` (cube x 1, 2 or 3; default) or ``"win"`` (+-1).
         observation: the encoder, ``"tesauro"`` (float32[212]; default) or ``"compact"``.
         context: append the 71-value context block (variant, bomb, pins, match score,
@@ -240,7 +242,7 @@ class raw_env(AECEnv):
             self._encoder = self._encoders[rules]
             write_match_block(self._mblock, match)
             match.game = None
-        if not self._engine.open(rng):
+        if not self._engine.open(rng, None if match is None else match.next_starter()):
             return False
         self._fast = True
         return True

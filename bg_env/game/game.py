@@ -259,15 +259,20 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         return list(found.values())
 
     # ------------------------------------------------------------------ steps
-    def opening(self, rng, start: Position | None = None) -> None:
+    def opening(self, rng, start: Position | None = None, starter: int | None = None) -> None:
         """Start a new game: each side rolls one die, ties re-rolled (doubling the stake
         up to ``auto_doubles`` times while the cube stays within ``max_cube``), the higher
         die plays both numbers; in a variant with ``fresh_first_roll`` (Long Nardy) the
         higher die only decides who starts, and the starter rolls two fresh dice.
-        ``start``: another board to start from (the variant's start by default)."""
+        ``start``: another board to start from (the variant's start by default);
+        ``starter`` (0 or 1): no opening roll, that side rolls two dice for the first turn
+        (a match's next game under ``Rules.next_starter``)."""
+        if starter not in (None, 0, 1) or isinstance(starter, bool):
+            raise ValueError(f"starter={starter!r}: expected None (the opening roll), 0 or 1")
         if start is not None:
             self._write_position(start)
-        game_open(*self._row, self._seeds, self._vt, start is None)
+        game_open(*self._row, self._seeds, self._vt, start is None,
+                  -1 if starter is None else starter)
         self._go_on(rng)
 
     def begin_turn(self, rng, dice: tuple[int, int] | None = None, *, offer: bool = False,

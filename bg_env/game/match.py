@@ -236,9 +236,22 @@ class Match:
         if self.is_over:
             raise ValueError(f"the match is over ({self.score[0]}-{self.score[1]}); no new game")
         game = Game(self.game_rules())
-        game.opening(rng, start)
+        game.opening(rng, start, self.next_starter())
         self.game = game
         return game
+
+    def next_starter(self) -> int | None:
+        """Who starts the next game without an opening roll (``Rules.next_starter``, Long
+        Nardy): the side that did not start the last game (``"black"``) or its winner
+        (``"winner"``); ``None``: the opening roll decides (``"roll"``, the first game,
+        or a last game whose first side is not known, as in a match restored from its
+        ID)."""
+        if self.rules.next_starter == "roll" or not self.results:
+            return None
+        last = self.results[-1]
+        if self.rules.next_starter == "winner":
+            return last.winner
+        return None if last.starter is None else 1 - last.starter
 
     def record(self, result: GameResult) -> None:
         """Add a finished game: its points go to its winner, and the Crawford state moves

@@ -83,6 +83,12 @@ class RowView:
         """Turns completed (plays of either side)."""
         return self._col(b.TURNS)
 
+    @property
+    def starter(self) -> int | None:
+        """The side that had the game's first turn (``None`` before it is known)."""
+        side = self._col(b.STARTER)
+        return None if side < 0 else side
+
     def _in_play(self) -> bool:
         """Whether a play is under way or ended the game (its dice and moves are shown)."""
         s = self.games.state[0]

@@ -20,7 +20,10 @@ State of game ``i`` (:class:`Games` holds the arrays):
   the observation's phase one-hot), the cube, the dice still to play, the turns played,
   once over the result; ``HOLD`` (a Game's row: stop at each complete play and each roll,
   which the Game makes from its own generator: :func:`settle_row`, :func:`rolled_row`),
-  ``NEED_ROLL`` and ``TIES`` (a roll to make, the opening ties so far);
+  ``NEED_ROLL`` and ``TIES`` (a roll to make, the opening ties so far), ``STARTER`` (the
+  side that had the first turn, -1 before it is known) and ``OPEN_BY`` (set before a new
+  game: 0, the opening roll; ``1 + side``, that side rolls two dice for the first turn
+  without one, as a match's next game under ``Rules.next_starter``);
 * ``mask[i]``: ``bool[N_ACTIONS]``, the legal actions of the side that must decide now
   (all false when the game is over);
 * ``seeds[i]``: the state of the game's own random generator (splitmix64; dice are drawn
@@ -39,7 +42,9 @@ import numpy as np
 from numba import njit
 
 from ..rules.actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, ROLL, TAKE
-from .batch_rules import R_BOMB, cap_kind, explode_side, set_start, variant_columns
+from .batch_rules import (
+    R_BOMB, R_NEXT_STARTER, cap_kind, explode_side, next_starter_code, set_start, variant_columns,
+)
 from .batch_variants import (
     VariantRows, clear_pins, fresh_first_roll, move_row, open_row_turn, outcome_row, swap_row,
     turn_mask, uses_variant_turn,
@@ -59,7 +64,9 @@ N_PLAYED, PLAYED0 = 19, 20  # PLAYED0..PLAYED0+3: this turn's moves, action + 15
 BOMB_OWNER = 24  # nuclear: -1 while nobody owns the bomb, else the side that may set it off
 HOLD = 25  # 1: stop at each complete play and at each roll (Game's rows; see settle_row)
 NEED_ROLL, TIES = 26, 27  # the roll the row waits for (ROLL_*; 0: none), opening ties so far
-N_COLUMNS = 28
+STARTER = 28  # the side that had the game's first turn (-1: not known yet)
+OPEN_BY = 29  # how the next opening starts: 0 the opening roll, 1 + side: that side rolls
+N_COLUMNS = 30
 
 ROLL_OPENING, ROLL_PLAY = 1, 2
 """Values of ``NEED_ROLL``: each side's die of the opening roll, a turn's two dice."""
@@ -208,7 +215,7 @@ def _rolled(s, me, opp, rules, kind, d1, d2, vt, i):
             s[TIES] += 1
             s[CUBE_VALUE] = nxt
         return ROLL_OPENING
-    s[TURN] = 0 if d1 > d2 else 1
+    s[TURN] = s[STARTER] = 0 if d1 > d2 else 1
     if vt is not None and fresh_first_roll(vt):
         return ROLL_PLAY
     start_play_row(s, me, opp, max(d1, d2), min(d1, d2), vt, i)
@@ -343,12 +350,13 @@ def settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
 
 @njit(cache=True)
 def new_state(s):
-    """A game not yet begun (``HOLD`` kept): the cube at 1 and centred, no bomb, no result."""
+    """A game not yet begun (``HOLD`` kept, ``OPEN_BY`` back to 0): the cube at 1 and
+    centred, no bomb, no result."""
     hold = s[HOLD]
     s[:] = 0
     s[HOLD] = hold
     s[CUBE_VALUE] = 1
-    s[CUBE_OWNER] = s[BOMB_OWNER] = s[WINNER] = s[OUTCOME] = -1
+    s[CUBE_OWNER] = s[BOMB_OWNER] = s[WINNER] = s[OUTCOME] = s[STARTER] = -1
 
 
 @njit(cache=True)
@@ -363,10 +371,27 @@ def open_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
 @njit(cache=True)
 def open_from(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     """A new game from the board in ``me``/``opp`` (and the row's pins): a fresh state
-    (:func:`new_state`), then the opening roll (:func:`rolled_row`)."""
+    (:func:`new_state`), then the opening roll (:func:`rolled_row`), or with ``OPEN_BY``
+    set, that side's roll for the first turn."""
+    by = s[OPEN_BY]
     new_state(s)
-    _roll(s, me, opp, rules, ROLL_OPENING, seeds, i, fn, st, vt)
+    if by > 0:
+        s[TURN] = s[STARTER] = by - 1
+        _roll(s, me, opp, rules, ROLL_PLAY, seeds, i, fn, st, vt)
+    else:
+        _roll(s, me, opp, rules, ROLL_OPENING, seeds, i, fn, st, vt)
     settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt)
+
+
+@njit(cache=True)
+def next_starter(s, rules):
+    """Who starts the game after the finished one in ``s`` (``Rules.next_starter``): the
+    side that did not start it (``"black"``), its winner (``"winner"``), or -1: the
+    opening roll decides (``"roll"``, or a first side not known)."""
+    code = rules[R_NEXT_STARTER]
+    if code == 1:
+        return 1 - s[STARTER] if s[STARTER] >= 0 else -1
+    return s[WINNER] if code == 2 else -1
 
 
 @njit(cache=True)
@@ -459,11 +484,12 @@ class Games:
         self.rules = np.array(
             [rules.cube, rules.jacoby, rules.beaver, rules.auto_doubles, rules.max_cube,
              GAMMON_RULES.index(rules.gammons), rules.cube_progression == "arithmetic",
-             *variant_columns(rules.variant_spec)],
+             *variant_columns(rules.variant_spec), next_starter_code(rules.next_starter)],
             dtype=np.int64,
         )
         self.state = np.zeros((n, N_COLUMNS), dtype=np.int64)
         self.state[:, PHASE] = P_OVER
+        self.state[:, STARTER] = -1
         self.me = np.zeros((n, 26), dtype=np.int64)
         self.opp = np.zeros((n, 26), dtype=np.int64)
         self.mask = np.zeros((n, N_ACTIONS), dtype=bool)

@@ -13,22 +13,30 @@ The rules array of :class:`~bg_env.kernels.batch.Games` is the cube options (col
 * ``R_START..R_START + 25``: one side's start layout in its own numbering, as
   :meth:`Variant.start_position <bg_env.rules.variants.Variant.start_position>` gives it;
   both sides start alike.
+* ``R_NEXT_STARTER``: who starts a match's next game (``Rules.next_starter``: 0 the
+  opening roll, 1 the side that did not start the last one, 2 its winner).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from ..rules.variants import get_variant
+from ..rules.variants import NEXT_STARTERS, get_variant
 
-__all__ = ["R_BOMB", "R_MAX_KIND", "R_START", "N_RULES", "variant_columns", "set_start",
-           "explode_side", "cap_kind"]
+__all__ = ["R_BOMB", "R_MAX_KIND", "R_START", "R_NEXT_STARTER", "N_RULES", "variant_columns",
+           "next_starter_code", "set_start", "explode_side", "cap_kind"]
 
 R_BOMB, R_MAX_KIND, R_START = 7, 8, 9
-N_RULES = R_START + 26
+R_NEXT_STARTER = R_START + 26
+N_RULES = R_NEXT_STARTER + 1
 """Columns of the rules array."""
 
 _KINDS = ("single", "gammon", "backgammon")
+
+
+def next_starter_code(next_starter: str) -> int:
+    """The ``R_NEXT_STARTER`` column of a ``Rules.next_starter`` value."""
+    return NEXT_STARTERS.index(next_starter)
 
 
 def variant_columns(variant) -> list[int]:

@@ -33,8 +33,8 @@ from numba import njit, typeof
 
 from ..rules.actions import N_ACTIONS
 from .batch import (
-    CUBE_VALUE, OUTCOME, OUTCOMES, P_OVER, PHASE, POINTS, TURNS, WINNER, Games, actor, open_row,
-    step_row,
+    CUBE_VALUE, OPEN_BY, OUTCOME, OUTCOMES, P_OVER, PHASE, POINTS, STARTER, TURNS, WINNER, Games,
+    actor, open_row, step_row,
 )
 from ..rules.cube import GameResult
 from .io import bit_generator_pointers
@@ -132,11 +132,13 @@ class EngineGame:
                                                         *self._kernels[2])
         return self._pointers
 
-    def open(self, rng) -> bool:
-        """A new game from the opening roll; ``False`` (nothing done) when ``rng`` is not
-        a numpy ``Generator``."""
+    def open(self, rng, starter: int | None = None) -> bool:
+        """A new game from the opening roll, or with ``starter`` (0 or 1) from that side's
+        roll for the first turn (a match's next game under ``Rules.next_starter``);
+        ``False`` (nothing done) when ``rng`` is not a numpy ``Generator``."""
         if self.pointers(rng) is None:
             return False
+        self.row[0][OPEN_BY] = 0 if starter is None else starter + 1
         args = (*self._args, *self._tail)
         if self._open_call is None:
             self._open_call = compiled(self._kernels[0], args)
@@ -170,8 +172,9 @@ class EngineGame:
 
 def row_result(state) -> GameResult:
     """How the finished game of a row (its ``state`` columns) ended."""
+    starter = int(state[STARTER])
     return GameResult(int(state[WINNER]), OUTCOMES[int(state[OUTCOME])], int(state[CUBE_VALUE]),
-                      int(state[POINTS]))
+                      int(state[POINTS]), None if starter < 0 else starter)
 
 
 def compiled(kernel, args: tuple):

@@ -20,9 +20,9 @@ from numba import njit
 
 from ..rules.actions import DOUBLE
 from .batch import (
-    N_DICE, N_PLAYED, NEED_ROLL, P_CUBE, PHASE, ROLL0, ROLL1, apply_move_row, begin_turn_row,
-    end_turn_row, open_from, open_row, rolled_row, settle_row, start_play_row, step_row,
-    write_mask,
+    N_DICE, N_PLAYED, NEED_ROLL, OPEN_BY, P_CUBE, PHASE, ROLL0, ROLL1, STARTER, TURN,
+    apply_move_row, begin_turn_row, end_turn_row, open_from, open_row, rolled_row, settle_row,
+    start_play_row, step_row, write_mask,
 )
 
 __all__ = ["game_open", "game_act", "game_rolled", "game_end_play", "game_begin", "game_apply",
@@ -30,9 +30,11 @@ __all__ = ["game_open", "game_act", "game_rolled", "game_end_play", "game_begin"
 
 
 @njit(cache=True)
-def game_open(s, me, opp, rules, mask, seeds, vt, layout):
+def game_open(s, me, opp, rules, mask, seeds, vt, layout, starter):
     """A new game: the variant's start (``layout``) or the board in ``me``/``opp``, then
-    the opening roll (left to the Game: ``NEED_ROLL``)."""
+    the opening roll, or with ``starter`` 0 or 1 that side's first roll (left to the Game:
+    ``NEED_ROLL``)."""
+    s[OPEN_BY] = starter + 1
     if layout:
         open_row(s, me, opp, rules, mask, seeds, 0, 0, 0, vt)
     else:
@@ -66,6 +68,8 @@ def game_begin(s, me, opp, rules, mask, d1, d2, offer, seeds, vt):
     moves are not played (:func:`game_settle`): the moves given as already made are
     checked against the mask first."""
     s[PHASE], s[N_DICE], s[N_PLAYED], s[ROLL0], s[ROLL1], s[NEED_ROLL] = P_CUBE, 0, 0, 0, 0, 0
+    if s[STARTER] < 0:  # a game started anywhere: its first turn is this one
+        s[STARTER] = s[TURN]
     if offer:
         step_row(s, me, opp, rules, mask, DOUBLE, seeds, 0, 0, 0, vt)
     elif d1 == 0:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .batch import POINTS, WINNER, act_row, open_row
+from .batch import OPEN_BY, POINTS, WINNER, act_row, next_starter, open_row
 from .opponents import SKIP, opponents_turns
 from .dice import below
 
@@ -137,6 +137,7 @@ def _match_turns(opponent, s, me, opp, seeds, i, rules, crawford_rules, mask, m,
         reward[i] += _game_reward(m, s, side, equity, pre, post)
         if m[M_WINNER] >= 0:
             return 1
+        s[OPEN_BY] = 1 + next_starter(s, rules)  # 0: the opening roll
         open_row(s, me, opp, game_rules(m, rules, crawford_rules), mask, seeds, i, 0, 0, vt)
 
 

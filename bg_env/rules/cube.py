@@ -13,7 +13,7 @@ functions whether a double is allowed and what the cube turns to; the kernels of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -105,6 +105,11 @@ class Rules:
     """Long Nardy: a loser with every checker in his home board and none borne off loses
     three times the stake, "house mars" (seed 003, RULES.md §10; kind ``"backgammon"``).
     Off by default: the seed's numbered rules score 1 (oin) or 2 (mars)."""
+    next_starter: str = "roll"
+    """Long Nardy match play: who starts each game after the first (RULES.md §10):
+    ``"roll"`` (default: the opening roll, as in every game), ``"black"`` (the side that
+    moved second in the game before) or ``"winner"`` (the winner of the game before); the
+    starter then rolls two dice. No effect in a single game."""
 
     def __post_init__(self) -> None:
         get_variant(self.variant)  # raises ValueError naming the known variants
@@ -154,12 +159,15 @@ class GameResult:
         outcome: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"drop"``.
         cube_value: the cube value when the game ended (before the double for a drop).
         points: what the winner scores under the rules.
+        starter: the side that had the game's first turn (``None`` when not known); not
+            compared (two results are equal whoever started).
     """
 
     winner: int
     outcome: str
     cube_value: int
     points: int
+    starter: int | None = field(default=None, compare=False)
 
 
 def next_cube_value(value: int, progression: str = "geometric") -> int:

@@ -189,3 +189,53 @@ def test_house_mars_scores_three_with_the_option(option, board, kind, points):
         assert env.terminations[agent] and env.rewards[agent] == points
         assert env.rewards[{"player_0": "player_1", "player_1": "player_0"}[agent]] == -points
         assert env.infos[agent]["outcome"] == kind
+
+
+# ------------------------------------------------------- Long Nardy: the next game's starter
+def _starts_follow(mode: str, games: list[tuple[int, int]]) -> None:
+    """``games``: each game's (starter, winner), in order; every game after the first
+    started as ``next_starter=mode`` says."""
+    assert len(games) >= 3
+    for (starter, winner), (next_starter, _) in zip(games, games[1:]):
+        want = {"black": 1 - starter, "winner": winner}[mode]
+        assert next_starter == want
+
+
+@pytest.mark.parametrize("mode", ["black", "winner"])
+def test_the_next_game_of_a_match_starts_as_the_option_says(mode):
+    from bg_env.game.match import Match
+
+    rng = np.random.default_rng(11)
+    match = Match(9, Rules(variant="long_nardy", cube=False, next_starter=mode))
+    games = []
+    while not match.is_over:
+        game = match.new_game(rng)
+        while game.result is None:
+            actions = game.legal_actions()
+            game.step(actions[int(rng.integers(len(actions)))], rng)
+        games.append((game.starter, game.result.winner))
+        assert game.result.starter == game.starter
+        match.record(game.result)
+    _starts_follow(mode, games)
+
+
+@pytest.mark.parametrize("mode", ["black", "winner"])
+def test_the_aec_env_starts_each_game_of_the_match_as_the_option_says(mode):
+    """Played on the env's kernels (its engine) to the match's end: each game's first
+    side, as the kernels recorded it, follows the rule."""
+    env = backgammon_v0.env(variant="long_nardy", match_length=9, next_starter=mode)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    match = env.unwrapped.match
+    assert match.is_over
+    _starts_follow(mode, [(r.starter, r.winner) for r in match.results])
+
+
+def test_the_starter_rule_is_long_nardy_s():
+    with pytest.raises(ValueError, match="next_starter='black': not an option of variant='standard'"):
+        backgammon_v0.env(match_length=3, next_starter="black")
+    with pytest.raises(ValueError, match="next_starter='white': expected one of"):
+        Rules(variant="long_nardy", next_starter="white")

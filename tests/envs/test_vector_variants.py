@@ -44,6 +44,11 @@ RANDOM_CONFIGS = {
     "long_nardy_no_context": dict(variant="long_nardy", context=False),
     "long_nardy_cube_max_turns": dict(variant="long_nardy", cube=True, max_turns=30),
     "long_nardy_match3": dict(variant="long_nardy", match_length=3, cube=True),
+    "long_nardy_match3_black": dict(variant="long_nardy", match_length=3, cube=True,
+                                    next_starter="black"),
+    "long_nardy_match5_winner_cube": dict(variant="long_nardy", match_length=5, cube=True,
+                                          next_starter="winner", six_block="entered",
+                                          house_mars=True),
     "standard_no_hit_and_hide": dict(no_hit_and_hide=True),
     "nackgammon_no_hit_and_hide_cube": dict(variant="nackgammon", no_hit_and_hide=True, cube=True),
 }

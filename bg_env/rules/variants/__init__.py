@@ -34,7 +34,7 @@ The rules as applied here, with the choices the sources leave open, are written 
 
 from .bomb import explode
 from .catalog import VARIANTS, get_variant, variant_outcome
-from .options import OPTION_DEFAULTS, SIX_BLOCK_RULES, check_options, with_options
+from .options import NEXT_STARTERS, OPTION_DEFAULTS, SIX_BLOCK_RULES, check_options, with_options
 from .geometry import opp_index
 from .pinned import PinnedPosition
 from .sequences import legal_plays_variant, variant_sequences
@@ -50,6 +50,7 @@ __all__ = [
     "check_options",
     "OPTION_DEFAULTS",
     "SIX_BLOCK_RULES",
+    "NEXT_STARTERS",
     "PinnedPosition",
     "variant_sequences",
     "legal_plays_variant",

@@ -13,6 +13,10 @@ the variant cannot have, naming it.
   (the alternative: once an opposing checker has entered its home board).
 * ``house_mars`` (seed 003, Long Nardy): a loser with every checker in his home board and
   none borne off loses three times the stake (a mars without it is two).
+* ``next_starter`` (seed 003, Long Nardy): who starts a match's next game: ``"roll"`` (the
+  opening roll, as every game), ``"black"`` (the side that moved second in the game before)
+  or ``"winner"`` (the winner of the game before). A match rule: the board's rules, and so
+  the :class:`Variant`, stay the same.
 """
 
 from __future__ import annotations
@@ -23,11 +27,14 @@ from functools import lru_cache
 from .catalog import get_variant
 from .spec import Variant
 
-__all__ = ["OPTION_DEFAULTS", "SIX_BLOCK_RULES", "check_options", "with_options"]
+__all__ = ["OPTION_DEFAULTS", "SIX_BLOCK_RULES", "NEXT_STARTERS", "check_options", "with_options"]
 
 SIX_BLOCK_RULES = ("passed", "entered")
 """The values of ``six_block``: the main rule first."""
-OPTION_DEFAULTS = {"no_hit_and_hide": False, "six_block": "passed", "house_mars": False}
+NEXT_STARTERS = ("roll", "black", "winner")
+"""The values of ``next_starter``: the default first."""
+OPTION_DEFAULTS = {"no_hit_and_hide": False, "six_block": "passed", "house_mars": False,
+                   "next_starter": "roll"}
 """Every rule option and its default (the variant's own rules)."""
 
 
@@ -35,9 +42,9 @@ def _check_values(options: dict) -> None:
     for name in ("no_hit_and_hide", "house_mars"):
         if not isinstance(options[name], bool):
             raise ValueError(f"{name}={options[name]!r}: expected True or False")
-    if options["six_block"] not in SIX_BLOCK_RULES:
-        raise ValueError(f"six_block={options['six_block']!r}: expected one of "
-                         f"{list(SIX_BLOCK_RULES)}")
+    for name, values in (("six_block", SIX_BLOCK_RULES), ("next_starter", NEXT_STARTERS)):
+        if options[name] not in values:
+            raise ValueError(f"{name}={options[name]!r}: expected one of {list(values)}")
 
 
 def _why_not_no_hit_and_hide(variant: Variant) -> str:
@@ -55,7 +62,9 @@ def _why_not_long_nardy(variant: Variant) -> str:
 
 
 _WHY_NOT = {"no_hit_and_hide": _why_not_no_hit_and_hide, "six_block": _why_not_long_nardy,
-            "house_mars": _why_not_long_nardy}
+            "house_mars": _why_not_long_nardy, "next_starter": _why_not_long_nardy}
+_BOARD_OPTIONS = ("no_hit_and_hide", "six_block", "house_mars")
+"""The options that change the :class:`Variant` (not ``next_starter``, a match rule)."""
 
 
 def check_options(name: "str | Variant", **options) -> None:
@@ -106,6 +115,6 @@ def with_options(name: "str | Variant", **options) -> Variant:
     the ones on). Made once per set of options, so the kernels' caches keyed by the object
     keep it."""
     check_options(name, **options)
-    on = tuple((k, options[k]) for k, default in OPTION_DEFAULTS.items()
-               if k in options and options[k] != default)
+    on = tuple((k, options[k]) for k in _BOARD_OPTIONS
+               if k in options and options[k] != OPTION_DEFAULTS[k])
     return _made(get_variant(name).name, on)
