@@ -26,7 +26,9 @@ no step when no die can be played, and a checker move that is the only legal one
 played automatically (at once: a Game is always settled).
 
 Randomness comes only from the generator passed in (a ``numpy.random.Generator``, or
-any object with its ``integers``): one seed, one game.
+any object with its ``integers``): one seed, one game. Given :data:`STOP_AT_ROLLS` instead,
+a Game stops where a roll is due (:attr:`Game.roll_due`) and takes the roll from the
+caller (:meth:`Game.give_roll`): the chance nodes of :mod:`bg_env.game.search`.
 
 A game starts with :meth:`Game.opening`, or anywhere through the public constructors
 :meth:`Game.from_position`, ``from_match_state``, ``from_match_id``, ``from_xgid`` and
@@ -57,10 +59,10 @@ from ..kernels.game_row import (
 from ..kernels.io import MOVES, bit_generator_pointers
 from ..rules.moves import Move, Play, legal_next_moves, move_checker
 from ..rules.position import Position
-from .start import NoDice, StartAnywhere, action_index, check_dice
+from .start import STOP_AT_ROLLS, NoDice, StartAnywhere, action_index, check_dice
 
 __all__ = ["Rules", "Game", "GameResult", "Phase", "IllegalActionError", "next_cube_value",
-           "check_dice", "action_index", "PURE_PYTHON"]
+           "check_dice", "action_index", "PURE_PYTHON", "STOP_AT_ROLLS"]
 
 PURE_PYTHON = os.environ.get("BG_ENV_PURE_PYTHON", "") not in ("", "0")
 """Set the environment variable ``BG_ENV_PURE_PYTHON=1`` to make the environments skip
@@ -395,13 +397,62 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         rng = _NO_DICE if rng is None else rng
         return int(rng.integers(1, 7)), int(rng.integers(1, 7))
 
+    @property
+    def roll_due(self) -> str | None:
+        """The roll the game waits for when it was given :data:`STOP_AT_ROLLS`:
+        ``"opening"`` (each side's die: side 0's first), ``"turn"`` (the two dice of the
+        side on turn), or ``None``."""
+        need = self._col(b.NEED_ROLL)
+        return None if need == 0 else "opening" if need == b.ROLL_OPENING else "turn"
+
+    def give_roll(self, dice: tuple[int, int], rng=STOP_AT_ROLLS) -> None:
+        """The roll that is due (:attr:`roll_due`) is ``dice``: for the opening, side 0's
+        die then side 1's (a tie is rolled again); for a turn, the two dice. The game goes
+        on from it (forced moves played) with ``rng``: by default to the next decision or
+        the next roll due.
+
+        Raises:
+            ValueError: no roll is due, or ``dice`` are not two integers 1..6.
+        """
+        if self.roll_due is None:
+            raise ValueError(f"dice={dice!r}: no roll is due (phase {self.phase!r})")
+        d1, d2 = check_dice(dice)
+        args = (*self._row, d1, d2, self._seeds, self._vt)
+        _entry(game_rolled, args)(*args)
+        self._chosen = False
+        self._go_on(rng)
+
+    def key(self) -> tuple:
+        """A hashable key of the game's state, for transposition tables: what the rest of
+        the game depends on -- the rules, the board (with its pins), the side on turn, the
+        phase, the cube, the bomb, the roll due, the dice still to play, the result --
+        and not how it was reached (the turn count, the order of the moves made this
+        turn; in the variants with rules of their own within a turn, the moves made).
+
+        >>> a, b = Game(Rules(cube=False)), Game(Rules(cube=False))
+        >>> a.begin_turn(STOP_AT_ROLLS, (3, 1)); b.begin_turn(STOP_AT_ROLLS, (3, 1))
+        >>> a.step(44, STOP_AT_ROLLS); a.step(30, STOP_AT_ROLLS)  # 8/5 6/5
+        >>> b.step(30, STOP_AT_ROLLS); b.step(44, STOP_AT_ROLLS)  # 6/5 8/5
+        >>> a.key() == b.key(), a.roll_due
+        (True, 'turn')
+        """
+        s = self.games.state[0]
+        cols = (b.TURN, b.PHASE, b.CUBE_VALUE, b.CUBE_OWNER, b.CUBE_TURNED, b.PENDING,
+                b.MOVES_LEFT, b.LARGER_ONLY, b.WINNER, b.OUTCOME, b.POINTS, b.BOMB_OWNER,
+                b.NEED_ROLL, b.TIES, b.STARTER)
+        dice = tuple(sorted(int(d) for d in s[b.DIE0:b.DIE0 + s[b.N_DICE]]))
+        within = tuple(self._played_codes()) if self.games.variant_rows is not None else ()
+        return (self.rules, self.position, tuple(int(s[c]) for c in cols), dice, within)
+
     def _go_on(self, rng) -> None:
         """Make the rolls the row waits for and end the complete plays, until a decision
-        is asked or the game is over."""
+        is asked, a roll is due with :data:`STOP_AT_ROLLS`, or the game is over."""
         s = self.games.state[0]
         while True:
             self._changed()
             if s[b.NEED_ROLL] != 0:
+                if rng is STOP_AT_ROLLS:
+                    break
                 d1, d2 = self._roll(rng)
                 args = (*self._row, d1, d2, self._seeds, self._vt)
                 _entry(game_rolled, args)(*args)

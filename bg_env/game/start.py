@@ -18,7 +18,8 @@ from ..rules.moves import check_dice
 from ..rules.position import Position
 from ..rules.variants import PinnedPosition, get_variant, variant_outcome
 
-__all__ = ["StartAnywhere", "check_dice", "action_index", "checked_position", "NoDice"]
+__all__ = ["StartAnywhere", "check_dice", "action_index", "checked_position", "NoDice",
+           "StopAtRolls", "STOP_AT_ROLLS"]
 
 
 def action_index(action) -> int:
@@ -71,6 +72,26 @@ class NoDice:
 
     def integers(self, *args, **kwargs):
         raise ValueError("this start needs a roll: pass rng (a numpy Generator)")
+
+
+class StopAtRolls:
+    """A dice source that rolls nothing: a :class:`~bg_env.game.game.Game` given it as its
+    generator stops wherever a roll is due (:attr:`Game.roll_due
+    <bg_env.game.game.Game.roll_due>`), for the caller to give the roll
+    (:meth:`Game.give_roll <bg_env.game.game.Game.give_roll>`): the chance nodes of a
+    search. Use the instance :data:`STOP_AT_ROLLS`."""
+
+    def integers(self, *args, **kwargs):
+        raise ValueError("a roll is due: give it with Game.give_roll (STOP_AT_ROLLS rolls none)")
+
+    def __repr__(self) -> str:
+        return "STOP_AT_ROLLS"
+
+    def __reduce__(self):
+        return "STOP_AT_ROLLS"
+
+
+STOP_AT_ROLLS = StopAtRolls()
 
 
 class StartAnywhere:
