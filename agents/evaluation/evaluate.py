@@ -48,8 +48,9 @@ __all__ = [
 
 
 def play_game_core(agents: tuple[PlayAgent, PlayAgent], seed: int, rules: Rules,
-                   on_game=None, cube_log: "CubeLog | None" = None) -> tuple[int, str, int]:
-    """One game on the core; returns (winning side, outcome, points). With the cube on
+                   on_game=None, cube_log: "CubeLog | None" = None) -> tuple[int | None, str, int]:
+    """One game on the core; returns (winning side, ``None`` for a draw; outcome,
+    points). With the cube on
     (``rules.cube``), agents decide it through ``cube_action(view, legal)`` with a
     :class:`MatchView` of no match (a money game); ``cube_log`` records the cube.
     ``on_game``: called with the finished :class:`Game`, its ``events`` kept (for records)."""
@@ -79,9 +80,9 @@ def play_game_core(agents: tuple[PlayAgent, PlayAgent], seed: int, rules: Rules,
 
 
 def play_game_env(agents, seed: int, config: dict, on_game=None,
-                  cube_log: "CubeLog | None" = None) -> tuple[int, str, int]:
-    """One game through the raw env (cube included); returns (winning side, outcome,
-    points); ``cube_log`` records the cube. ``on_game``: called with the finished
+                  cube_log: "CubeLog | None" = None) -> tuple[int | None, str, int]:
+    """One game through the raw env (cube included); returns (winning side, ``None`` for
+    a draw, -1 when truncated; outcome, points); ``cube_log`` records the cube. ``on_game``: called with the finished
     :class:`Game` (not a truncated one), its ``events`` kept (for records; the env then
     plays on the Game, with the same dice)."""
     env = backgammon_v0.raw_env(**config)
@@ -101,6 +102,8 @@ def play_game_env(agents, seed: int, config: dict, on_game=None,
         on_game(env.game)
     if cube_log is not None:
         cube_log.final_cube = int(info["cube_value"])
+    if info["winner"] is None:  # a draw
+        return None, info["outcome"], info["points"]
     return env.possible_agents.index(info["winner"]), info["outcome"], info["points"]
 
 
@@ -146,6 +149,9 @@ def evaluate(agent_a, agent_b, games: int = 100, seed: int = 0, cube: bool = Fal
             done, pair_done, workers):
         if game is not None:
             record.add_game(game, first_side=a_side)
+        if winner is None:  # a draw: no points
+            stats.add(0, outcome)
+            continue
         if winner < 0:
             continue
         stats.add(points if winner == a_side else -points, outcome)

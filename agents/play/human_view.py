@@ -114,8 +114,10 @@ def forced_text(event: tuple) -> str:
 
 
 def _status(game) -> str:
-    """The person's word on the board: on roll, to take, winner or loser."""
+    """The person's word on the board: on roll, to take, winner, loser or draw."""
     if game.phase == Phase.OVER and game.result is not None:
+        if game.result.winner is None:
+            return "draw"
         return "winner" if game.result.winner == PERSON else "loser"
     if game.phase in (Phase.TAKE, Phase.BEAVER_TAKE) and game.actor == PERSON:
         return "to take"

@@ -16,7 +16,7 @@ Observation:
     ``{"observation": vector, "action_mask": int8[N_ACTIONS]}`` from the observing agent's
     side; the mask is all zeros for the agent not acting. Encoders and their layouts:
     :mod:`bg_env.envs.observation` (``"tesauro"`` float32[212] by default), followed by
-    the context block of :mod:`bg_env.envs.context` (71 values: variant, bomb, pins,
+    the context block of :mod:`bg_env.envs.context` (72 values: variant, bomb, pins,
     match score, rule options) when ``context`` is on (by default for every variant but
     standard, in match play and with a rule option on).
 
@@ -63,7 +63,7 @@ from ..rules.position import Position, render_text
 from .action_space import ActionSpace
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
 from .context import context_space, encode_context, standard_view
-from .frame import game_frame, match_title
+from .frame import game_frame, match_title, result_line
 from .observation import (BOARD_SIZE, encode, encode_board, engine_kernels, games_kernel,
                           observation_space)
 from .start import START_OPTIONS, check_options, start_game, step_refused
@@ -105,11 +105,13 @@ def env(**kwargs) -> AECEnv:
             opposing checker is past it) or ``"entered"`` (once one has entered its home).
         house_mars: Long Nardy: a loser with every checker home and none off loses three
             times the stake (default False).
+        last_roll_draw: Long Nardy: the side that did not start has a last roll when the
+            other is off; both off is a draw, reward 0 (default False).
         next_starter: Long Nardy match play: who starts each next game, ``"roll"``
             (default), ``"black"`` (who moved second) or ``"winner"`` (the last winner).
         reward: ``"points"`` (cube x 1, 2 or 3; default) or ``"win"`` (+-1).
         observation: the encoder, ``"tesauro"`` (float32[212]; default) or ``"compact"``.
-        context: append the 71-value context block (variant, bomb, pins, match score,
+        context: append the 72-value context block (variant, bomb, pins, match score,
             rule options); ``None`` (default): in every variant but standard, in match
             play and with a rule option on.
         match_length: 0 (default) for a money game, N (1..25) for a match to N points.
@@ -545,7 +547,7 @@ class raw_env(AECEnv):
         if self.match is not None:
             extra.append(" " + match_title(self.match))
         if g.result:
-            extra.append(f" {self.possible_agents[g.result.winner]} wins {g.result.points} ({g.result.outcome})")
+            extra.append(result_line(g.result, self.possible_agents))
         return render_text(frame.board, frame.dice, extra, status=frame.text_status)
 
     def close(self):

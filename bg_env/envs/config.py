@@ -143,13 +143,18 @@ class EnvConfig:
 
 def game_info(result, agents) -> dict:
     """The infos of a finished game (a :class:`~bg_env.game.game.GameResult`), ``agents``
-    the env's agent names by side: outcome, cube value, points and the winner's name."""
+    the env's agent names by side: outcome, cube value, points and the winner's name
+    (``None`` for a draw)."""
+    winner = None if result.winner is None else agents[result.winner]
     return {"outcome": result.outcome, "cube_value": result.cube_value,
-            "points": result.points, "winner": agents[result.winner]}
+            "points": result.points, "winner": winner}
 
 
 def game_rewards(result, agents, reward: str) -> dict:
     """Each agent's reward for a finished game: ``+value`` to the winner and ``-value`` to
-    the loser, ``value`` the game's points (``reward="points"``) or 1 (``"win"``)."""
+    the loser, ``value`` the game's points (``reward="points"``) or 1 (``"win"``); 0 to
+    both for a draw."""
+    if result.winner is None:
+        return {a: 0 for a in agents}
     value = result.points if reward == "points" else 1
     return {a: value if side == result.winner else -value for side, a in enumerate(agents)}

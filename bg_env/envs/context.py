@@ -4,7 +4,7 @@ pins, the match score and the rule options.
 Appended to the board encoders of :mod:`bg_env.envs.observation` when the env's
 ``context`` option is on (by default: whenever the variant is not ``standard`` or a match
 is played, or a rule option is on), so that one network can play several variants and
-matches. Float32, length :data:`CONTEXT_SIZE` = 71, from the observing side (the *actor*):
+matches. Float32, length :data:`CONTEXT_SIZE` = 72, from the observing side (the *actor*):
 
 =======  =====  =============================================================
 offset   size   meaning
@@ -20,9 +20,9 @@ offset   size   meaning
                 match-winning chance below in percent)
 65       2      this game is the Crawford game; the match is post-Crawford
 67       1      the actor's match-winning chance now (Kazaross-XG2; 0 in money play)
-68       3      the rule options on (RULES.md §10), in the order of
+68       4      the rule options on (RULES.md §10), in the order of
                 :data:`OPTION_ORDER`: ``no_hit_and_hide``, ``six_block="entered"``,
-                ``house_mars``
+                ``house_mars``, ``last_roll_draw``
 =======  =====  =============================================================
 
 Long Nardy's board: both sides move the same way round, so the opponent's checkers are
@@ -48,14 +48,14 @@ VARIANT_ORDER = (
     "standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",
     "sudden_death", "nuclear", "plakoto", "caucasian", "long_nardy",
 )
-OPTION_ORDER = ("no_hit_and_hide", "six_block", "house_mars")
+OPTION_ORDER = ("no_hit_and_hide", "six_block", "house_mars", "last_roll_draw")
 """The rule options of :class:`~bg_env.rules.cube.Rules` the block marks (RULES.md §10)."""
-CONTEXT_SIZE = 71
+CONTEXT_SIZE = 72
 MATCH_SLOTS = slice(62, 68)
 """The match's part of the block (the table above: in match play, points away, Crawford,
 match-winning chance), offsets 62..67."""
 OPTION_SLOTS = slice(68, 68 + len(OPTION_ORDER))
-"""The rule options' part of the block (:data:`OPTION_ORDER`), offsets 68..70."""
+"""The rule options' part of the block (:data:`OPTION_ORDER`), offsets 68..71."""
 _POINTS = np.arange(1, 25, dtype=np.int64)
 _FACING = 25 - _POINTS
 

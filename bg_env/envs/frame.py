@@ -27,7 +27,7 @@ from ..game.game import Game, Phase
 from ..rules.position import Position
 from .context import standard_view
 
-__all__ = ["Frame", "game_frame", "match_title"]
+__all__ = ["Frame", "game_frame", "match_title", "result_line"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -99,6 +99,8 @@ def _status(game: Game) -> str:
     """What the side to act does now, or the result once the game is over."""
     if game.phase == Phase.OVER:
         r = game.result
+        if r is not None and r.winner is None:
+            return "draw"
         return f"wins {r.points} ({r.outcome})" if r is not None else "game over"
     if game.phase in (Phase.TAKE, Phase.BEAVER_TAKE):
         return "to take"
@@ -133,12 +135,19 @@ def match_title(match) -> str:
             + (" (post-Crawford)" if match.post_crawford else ""))
 
 
+def result_line(result, names) -> str:
+    """The text board's line for a finished game: `` NAME wins N (outcome)``, or a draw."""
+    if result.winner is None:
+        return f" a draw ({result.points} points)"
+    return f" {names[result.winner]} wins {result.points} ({result.outcome})"
+
+
 def game_frame(game: Game, names: tuple[str, str] = AGENTS, match=None) -> Frame:
     """The :class:`Frame` of ``game`` from the side to act (the winner once it is over);
     ``match``: the match it belongs to, for the title. A game without the cube (cube off,
     the Crawford game) draws none."""
     over = game.phase == Phase.OVER and game.result is not None
-    side = game.result.winner if over else game.actor
+    side = game.result.winner if over and game.result.winner is not None else game.actor
     board = game.position if side == game.turn else game.position.swap()
     dice = tuple(game.dice) if game.phase == Phase.MOVE and side == game.turn else None
     owner = None if game.cube_owner == -1 else int(game.cube_owner != side)

@@ -249,12 +249,15 @@ class KernelBatch:
     def _game_info(self, i: int) -> dict:
         """The result of game ``i`` (over): as :func:`bg_env.envs.config.game_info`."""
         s = self.games.state[i]
+        winner = AGENTS[s[batch.WINNER]] if s[batch.WINNER] >= 0 else None  # None: a draw
         return {"outcome": batch.OUTCOMES[s[batch.OUTCOME]], "points": int(s[batch.POINTS]),
-                "cube_value": int(s[batch.CUBE_VALUE]), "winner": AGENTS[s[batch.WINNER]]}
+                "cube_value": int(s[batch.CUBE_VALUE]), "winner": winner}
 
     def _money_reward(self, i: int) -> float:
-        """The learner's reward for money game ``i`` (over)."""
+        """The learner's reward for money game ``i`` (over): 0 for a draw."""
         s = self.games.state[i]
+        if s[batch.WINNER] < 0:
+            return 0
         value = int(s[batch.POINTS]) if self.config.reward == "points" else 1
         return value if s[batch.WINNER] == self.sides[i] else -value
 

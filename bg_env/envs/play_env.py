@@ -325,6 +325,8 @@ class BackgammonPlaysEnv(gym.Env):
 
     def _final_reward(self) -> float:
         r = self.game.result
+        if r.winner is None:  # a draw
+            return 0.0
         value = 1.0 if self.reward_kind == "win" else float(r.points)
         return value if r.winner == self.side else -value
 
@@ -345,7 +347,8 @@ class BackgammonPlaysEnv(gym.Env):
                 "dice": self.game.dice}
         r = self.game.result
         if r is not None:
-            info.update(winner=_AGENTS[r.winner], outcome=r.outcome, points=r.points)
+            info.update(winner=None if r.winner is None else _AGENTS[r.winner],
+                        outcome=r.outcome, points=r.points)
         info.update(extra or {})
         return obs, info
 

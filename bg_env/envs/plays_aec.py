@@ -98,7 +98,7 @@ from .candidates import (
     play_features,
 )
 from .config import DEFAULT_MAX_TURNS, MAX_TURNS, game_info, game_rewards
-from .frame import game_frame
+from .frame import game_frame, result_line
 from .start import check_options, step_refused
 from .wrappers import wrap
 
@@ -393,8 +393,7 @@ class raw_env(AECEnv):
             return frame.image()
         extra = [f"{frame.line()}; {len(self.plays)} candidates ({self.decision})"]
         if g.result:
-            extra.append(f" {self.possible_agents[g.result.winner]} wins {g.result.points} "
-                         f"({g.result.outcome})")
+            extra.append(result_line(g.result, self.possible_agents))
         text = render_text(frame.board, frame.dice, extra, status=frame.text_status)
         if self.render_mode == "human":
             print(text)

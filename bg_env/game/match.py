@@ -254,24 +254,28 @@ class Match:
         return None if last.starter is None else 1 - last.starter
 
     def record(self, result: GameResult) -> None:
-        """Add a finished game: its points go to its winner, and the Crawford state moves
-        on (the Crawford game follows the game that first leaves a side 1-away; the games
-        after it are post-Crawford).
+        """Add a finished game: its points go to its winner (a draw gives none), and the
+        Crawford state moves on (the Crawford game follows the game that first leaves a
+        side 1-away; the games after it are post-Crawford).
 
         Raises:
-            ValueError: the match is already over, ``result`` has no winner 0 or 1 or
-                negative points, or a Crawford game result shows a turned cube.
+            ValueError: the match is already over, ``result`` has no winner 0 or 1 (or
+                ``None`` with outcome ``"draw"`` and no points) or negative points, or a
+                Crawford game result shows a turned cube.
         """
         if self.is_over:
             raise ValueError(f"the match is over ({self.score[0]}-{self.score[1]}); "
                              f"cannot record {result!r}")
-        if result is None or result.winner not in (0, 1) or result.points < 0:
+        draw = result is not None and result.winner is None and result.outcome == "draw"
+        if result is None or not (draw and result.points == 0 or result.winner in (0, 1)) \
+                or result.points < 0:
             raise ValueError(f"result={result!r}: expected a finished game's GameResult")
         if self.crawford and result.cube_value != 1:
             raise ValueError(f"result={result!r}: the Crawford game is played without the cube")
         was_crawford, was_post = self.crawford, self.post_crawford
         score = list(self.score)
-        score[result.winner] += int(result.points)
+        if not draw:
+            score[result.winner] += int(result.points)
         self.score = (score[0], score[1])
         self.games += 1
         self.crawford_games_played += was_crawford

@@ -46,8 +46,8 @@ from .batch_rules import (
     R_BOMB, R_NEXT_STARTER, cap_kind, explode_side, next_starter_code, set_start, variant_columns,
 )
 from .batch_variants import (
-    VariantRows, clear_pins, fresh_first_roll, move_row, open_row_turn, outcome_row, swap_row,
-    turn_mask, uses_variant_turn,
+    NO_WINNER, VariantRows, clear_pins, fresh_first_roll, move_row, open_row_turn, outcome_row,
+    swap_row, turn_mask, uses_variant_turn,
 )
 from .dice import below, next_die
 from .masks import mask_into, turn_plan
@@ -74,9 +74,10 @@ ROLL_OPENING, ROLL_PLAY = 1, 2
 # phases (the order of the observation's phase one-hot)
 P_CUBE, P_TAKE, P_BEAVER_TAKE, P_MOVE, P_OVER = 0, 1, 2, 3, 4
 
-OUTCOMES = ("single", "gammon", "backgammon", "drop", "hit", "mother")
-"""Names of the ``OUTCOME`` codes 0..5 (4 and 5: :data:`~.batch_variants.K_HIT`,
-:data:`~.batch_variants.K_MOTHER`)."""
+OUTCOMES = ("single", "gammon", "backgammon", "drop", "hit", "mother", "draw")
+"""Names of the ``OUTCOME`` codes 0..6 (4 to 6: :data:`~.batch_variants.K_HIT`,
+:data:`~.batch_variants.K_MOTHER`, :data:`~.batch_variants.K_DRAW`; a draw has ``WINNER``
+-1 and no points)."""
 
 # columns of the rules array (see Games.__init__); the variant's columns follow
 # (bg_env.kernels.batch_rules: R_BOMB, R_MAX_KIND, R_START...)
@@ -243,8 +244,8 @@ def _roll(s, me, opp, rules, kind, seeds, i, fn, st, vt=None):
 @njit(cache=True)
 def begin_turn_row(s, me, opp, rules, seeds, i, fn, st, vt=None):
     """The turn of the side on turn: the cube question (or the bomb) when allowed, else
-    roll."""
-    if _may_double(s, rules) or _may_bomb(s, rules):
+    roll (and so always in a Long Nardy last roll: the opponent is off)."""
+    if (_may_double(s, rules) or _may_bomb(s, rules)) and not _all_off(opp):
         s[PHASE] = P_CUBE
     else:
         _roll(s, me, opp, rules, ROLL_PLAY, seeds, i, fn, st, vt)
@@ -253,11 +254,15 @@ def begin_turn_row(s, me, opp, rules, seeds, i, fn, st, vt=None):
 @njit(cache=True)
 def _variant_ends(s, me, opp, rules, vt, i):
     """A variant's game ends after the play (``variant_outcome``: bear-off, a pinned
-    mother, a hit in sudden death): finish it and return ``True``."""
-    winner, kind, multiplier = outcome_row(vt, i, me, opp, rules)
+    mother, a hit in sudden death, a Long Nardy draw): finish it and return ``True``."""
+    winner, kind, multiplier = outcome_row(vt, i, me, opp, rules, s[TURN] == s[STARTER])
     if winner < 0:
         return False
-    _finish(s, s[TURN] if winner == 0 else 1 - s[TURN], kind, _score_times(multiplier, s, rules))
+    if winner == NO_WINNER:
+        _finish(s, -1, kind, 0)
+    else:
+        _finish(s, s[TURN] if winner == 0 else 1 - s[TURN], kind,
+                _score_times(multiplier, s, rules))
     return True
 
 

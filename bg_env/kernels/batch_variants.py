@@ -34,7 +34,8 @@ from .variant_turn import (
 from ..rules.variants import PinnedPosition, get_variant
 
 __all__ = ["VariantRows", "uses_variant_turn", "clear_pins", "fresh_first_roll", "open_row_turn",
-           "turn_mask", "move_row", "row_plays", "outcome_row", "swap_row", "K_HIT", "K_MOTHER"]
+           "turn_mask", "move_row", "row_plays", "outcome_row", "swap_row", "K_HIT", "K_MOTHER",
+           "K_DRAW", "NO_WINNER"]
 
 # columns of VariantRows.info after the turn's own (variant_turn.N_INFO)
 T_PIN_ME, T_PIN_OPP = N_INFO, N_INFO + 1
@@ -44,12 +45,14 @@ T_BOARD = N_INFO + 2
 N_ROW_INFO = T_BOARD + 52
 
 # the variant's numbers after variant_params' (VariantRows.params)
-X_FRESH, X_OPPOSITE, X_HOUSE_MARS = N_PARAMS, N_PARAMS + 1, N_PARAMS + 2
-N_ROW_PARAMS = N_PARAMS + 3
+X_FRESH, X_OPPOSITE, X_HOUSE_MARS, X_LAST_ROLL = range(N_PARAMS, N_PARAMS + 4)
+N_ROW_PARAMS = N_PARAMS + 4
 
-K_HIT, K_MOTHER = 4, 5
+K_HIT, K_MOTHER, K_DRAW = 4, 5, 6
 """Outcome codes of :func:`outcome_row` after single, gammon, backgammon (0..2) and the
-batch's drop (3): a sudden-death hit, a pinned Plakoto mother."""
+batch's drop (3): a sudden-death hit, a pinned Plakoto mother, a Long Nardy draw."""
+NO_WINNER = 2
+""":func:`outcome_row`'s winner of a draw."""
 _MOTHER = 24
 _BAR = 25
 
@@ -62,13 +65,14 @@ def uses_variant_turn(variant) -> bool:
 
 def row_params(variant) -> np.ndarray:
     """The variant as ``int64[N_ROW_PARAMS]``: :func:`~.variant_kernels.variant_params`,
-    then the fresh first roll, the geometry and Long Nardy's house mars."""
+    then the fresh first roll, the geometry, Long Nardy's house mars and last roll."""
     variant = get_variant(variant)
     out = np.zeros(N_ROW_PARAMS, np.int64)
     out[:N_PARAMS] = variant_params(variant)
     out[X_FRESH] = variant.fresh_first_roll
     out[X_OPPOSITE] = variant.geometry == "opposite"
     out[X_HOUSE_MARS] = variant.house_mars
+    out[X_LAST_ROLL] = variant.last_roll_draw
     return out
 
 
@@ -282,10 +286,13 @@ def _off(side):
 
 
 @njit(cache=True)
-def outcome_row(vt, i, me, opp, rules):
-    """How row ``i``'s game stands (``scoring.outcome_of``): ``(winner, kind,
-    multiplier)``, ``winner`` 0 for ``me``, 1 for ``opp``, -1 while the game goes on;
-    ``kind`` 0..2, :data:`K_HIT` or :data:`K_MOTHER`."""
+def outcome_row(vt, i, me, opp, rules, first):
+    """How row ``i``'s game stands after ``me``'s play (``scoring.outcome_after_play``;
+    ``first``: ``me`` had the game's first turn): ``(winner, kind, multiplier)``,
+    ``winner`` 0 for ``me``, 1 for ``opp``, :data:`NO_WINNER` for a draw, -1 while the
+    game goes on (in Long Nardy with ``last_roll_draw`` the side that started and is off
+    leaves the other a last roll); ``kind`` 0..2, :data:`K_HIT`, :data:`K_MOTHER` or
+    :data:`K_DRAW`."""
     params, info = vt[0], vt[1]
     winner = _hit_ends(params, me, opp)
     if winner >= 0:
@@ -294,6 +301,10 @@ def outcome_row(vt, i, me, opp, rules):
     if winner >= 0:
         return winner, K_MOTHER, 2
     if _off(me):
+        if _off(opp):
+            return NO_WINNER, K_DRAW, 0
+        if params[X_LAST_ROLL] != 0 and first:
+            return -1, 0, 0
         kind = _loss_kind(params, rules, opp)
         return 0, kind, kind + 1
     if _off(opp):

@@ -172,9 +172,9 @@ class EngineGame:
 
 def row_result(state) -> GameResult:
     """How the finished game of a row (its ``state`` columns) ended."""
-    starter = int(state[STARTER])
-    return GameResult(int(state[WINNER]), OUTCOMES[int(state[OUTCOME])], int(state[CUBE_VALUE]),
-                      int(state[POINTS]), None if starter < 0 else starter)
+    starter, winner = int(state[STARTER]), int(state[WINNER])
+    return GameResult(None if winner < 0 else winner, OUTCOMES[int(state[OUTCOME])],
+                      int(state[CUBE_VALUE]), int(state[POINTS]), None if starter < 0 else starter)
 
 
 def compiled(kernel, args: tuple):

@@ -92,14 +92,15 @@ def match_equity_kernel(m, side, pre, post):
 @njit(cache=True)
 def record_game(m, s):
     """:meth:`Match.record <bg_env.game.match.Match.record>`: the finished game of state
-    row ``s`` gives its points to its winner; the Crawford game follows the game that
-    first leaves a side 1-away."""
+    row ``s`` gives its points to its winner (a draw gives none); the Crawford game follows
+    the game that first leaves a side 1-away."""
     was_crawford, was_post = m[M_CRAWFORD], post_crawford(m)
-    winner = s[WINNER]
-    m[M_SCORE0 + winner] += s[POINTS]
+    winner = s[WINNER]  # -1: a draw, no points
+    if winner >= 0:
+        m[M_SCORE0 + winner] += s[POINTS]
     m[M_GAMES] += 1
     m[M_CRAWFORD_GAMES] += was_crawford
-    over = m[M_SCORE0 + winner] >= m[M_LENGTH]
+    over = winner >= 0 and m[M_SCORE0 + winner] >= m[M_LENGTH]
     if over:
         m[M_WINNER] = winner
     m[M_CRAWFORD] = (not over and was_crawford == 0 and not was_post

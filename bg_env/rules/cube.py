@@ -105,6 +105,11 @@ class Rules:
     """Long Nardy: a loser with every checker in his home board and none borne off loses
     three times the stake, "house mars" (seed 003, RULES.md §10; kind ``"backgammon"``).
     Off by default: the seed's numbered rules score 1 (oin) or 2 (mars)."""
+    last_roll_draw: bool = False
+    """Long Nardy: when the side that started bears off his last checker, the other side
+    has a last roll; if it bears off his last checkers too, the game is a draw: no
+    points, a reward of 0 for both, outcome ``"draw"`` and no winner (seed 003 §4.3,
+    RULES.md §10). Off by default (the same source also says there is no draw)."""
     next_starter: str = "roll"
     """Long Nardy match play: who starts each game after the first (RULES.md §10):
     ``"roll"`` (default: the opening roll, as in every game), ``"black"`` (the side that
@@ -113,7 +118,8 @@ class Rules:
 
     def __post_init__(self) -> None:
         get_variant(self.variant)  # raises ValueError naming the known variants
-        for name in ("cube", "jacoby", "beaver", "no_hit_and_hide", "house_mars"):
+        for name in ("cube", "jacoby", "beaver", "no_hit_and_hide", "house_mars",
+                     "last_roll_draw"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
         if self.gammons not in GAMMON_RULES:
@@ -155,15 +161,17 @@ class GameResult:
     """How a game ended.
 
     Attributes:
-        winner: the side (0 or 1) that won.
-        outcome: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"drop"``.
+        winner: the side (0 or 1) that won; ``None`` for a draw (Long Nardy's
+            ``last_roll_draw``).
+        outcome: ``"single"``, ``"gammon"``, ``"backgammon"``, ``"drop"``; in the variants
+            ``"hit"`` (sudden death), ``"mother"`` (Plakoto) and ``"draw"`` (no points).
         cube_value: the cube value when the game ended (before the double for a drop).
         points: what the winner scores under the rules.
         starter: the side that had the game's first turn (``None`` when not known); not
             compared (two results are equal whoever started).
     """
 
-    winner: int
+    winner: int | None
     outcome: str
     cube_value: int
     points: int

@@ -31,14 +31,15 @@ class Outcome:
     """How a finished game ended, relative to the position it was read from.
 
     Attributes:
-        winner: 0 when the player on roll in that position (``me``) won, 1 for ``opp``.
+        winner: 0 when the player on roll in that position (``me``) won, 1 for ``opp``,
+            ``None`` for a draw (kind ``"draw"``: Long Nardy's ``last_roll_draw``).
         kind: ``"single"``, ``"gammon"`` or ``"backgammon"`` as the board shows it,
             before any scoring option.
     """
 
-    winner: int
+    winner: int | None
     kind: str
-    """Also ``"hit"`` or ``"mother"`` in the variants that end a game that way."""
+    """Also ``"hit"``, ``"mother"`` or ``"draw"`` in the variants that end a game that way."""
 
     @property
     def multiplier(self) -> int:

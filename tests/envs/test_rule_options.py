@@ -73,14 +73,15 @@ def test_the_aec_env_masks_the_hide_from_the_hitting_seat():
 
 
 @pytest.mark.parametrize("options, slots", [
-    (dict(no_hit_and_hide=True), [1, 0, 0]),
-    (dict(variant="long_nardy", six_block="entered"), [0, 1, 0]),
-    (dict(variant="long_nardy", six_block="entered", house_mars=True), [0, 1, 1]),
-    (dict(context=True), [0, 0, 0]),
+    (dict(no_hit_and_hide=True), [1, 0, 0, 0]),
+    (dict(variant="long_nardy", six_block="entered"), [0, 1, 0, 0]),
+    (dict(variant="long_nardy", six_block="entered", house_mars=True), [0, 1, 1, 0]),
+    (dict(variant="long_nardy", last_roll_draw=True, next_starter="winner"), [0, 0, 0, 1]),
+    (dict(context=True), [0, 0, 0, 0]),
 ])
 def test_the_options_are_in_the_context_block(options, slots):
     """From the AEC env and the vector env alike; the block comes on with an option."""
-    assert list(OPTION_ORDER) == ["no_hit_and_hide", "six_block", "house_mars"]
+    assert list(OPTION_ORDER) == ["no_hit_and_hide", "six_block", "house_mars", "last_roll_draw"]
     env = backgammon_v0.env(**options)
     env.reset(seed=0)
     obs = env.last()[0]["observation"]
@@ -239,3 +240,81 @@ def test_the_starter_rule_is_long_nardy_s():
         backgammon_v0.env(match_length=3, next_starter="black")
     with pytest.raises(ValueError, match="next_starter='white': expected one of"):
         Rules(variant="long_nardy", next_starter="white")
+
+
+# ------------------------------------------------------- Long Nardy: the last roll and the draw
+def _nardy_game(option: bool, me: dict, opp: dict, dice, cube: bool = True) -> Game:
+    """Side 0 on roll with ``dice`` (so side 0 started the game), rolls given by the test."""
+    from bg_env.game.game import STOP_AT_ROLLS
+
+    rules = Rules(variant="long_nardy", cube=cube, last_roll_draw=option)
+    return Game.from_position(nardy(me, opp), STOP_AT_ROLLS, rules, turn=0, dice=dice)
+
+
+@pytest.mark.parametrize("black_roll, want", [((6, 6), "draw"), ((2, 1), "single")])
+def test_the_side_that_did_not_start_has_a_last_roll(black_roll, want):
+    game = _nardy_game(True, {1: 1}, {6: 2}, (2, 1))  # White's 1/off: he is off
+    assert game.phase != Phase.OVER and game.roll_due == "turn" and game.turn == 1
+    assert game.starter == 0
+    game.give_roll(black_roll)  # no cube question before it, though the cube is centred
+    if game.phase == Phase.MOVE:
+        from bg_env.game.game import STOP_AT_ROLLS
+
+        game.play(game.legal_continuations()[0], STOP_AT_ROLLS)
+    assert game.phase == Phase.OVER
+    r = game.result
+    if want == "draw":
+        assert (r.winner, r.outcome, r.points) == (None, "draw", 0)
+    else:
+        assert (r.winner, r.outcome, r.points) == (0, "single", 1)
+
+
+def test_without_the_option_the_game_ends_when_the_starter_is_off():
+    game = _nardy_game(False, {1: 1}, {6: 2}, (2, 1))
+    assert game.phase == Phase.OVER and (game.result.winner, game.result.points) == (0, 1)
+
+
+def test_the_side_that_did_not_start_wins_at_once():
+    from bg_env.game.game import STOP_AT_ROLLS
+
+    game = _nardy_game(True, {20: 1}, {1: 1}, (2, 1), cube=False)
+    game.play(game.legal_continuations()[0], STOP_AT_ROLLS)  # White: 20/17
+    assert game.roll_due == "turn" and game.turn == 1
+    game.give_roll((3, 2))  # Black bears off his last checker: he wins, no last roll
+    assert game.phase == Phase.OVER and (game.result.winner, game.result.outcome) == (1, "single")
+
+
+def test_the_scoring_reference_says_the_same():
+    from bg_env.rules.variants.scoring import outcome_after_play
+
+    variant = Rules(variant="long_nardy", last_roll_draw=True).variant_spec
+    all_off = tuple([15] + [0] * 25)
+    me_off = Position(all_off, nardy({1: 1}, {6: 2}).opp)
+    assert outcome_after_play(variant, me_off, mover_started=True) is None
+    assert outcome_after_play(variant, me_off, mover_started=False).winner == 0
+    both_off = outcome_after_play(variant, Position(all_off, all_off), mover_started=False)
+    assert (both_off.winner, both_off.kind) == (None, "draw")
+
+
+@pytest.mark.parametrize("agent", ["player_0", "player_1"])
+def test_a_draw_pays_nothing_in_the_aec_env_and_in_a_match(agent):
+    """White's 1/off and Black's last 1/off are both forced: the reset plays the game to
+    its draw."""
+    pos = nardy({1: 1}, {1: 1})
+    for reward in ("points", "win"):
+        env = backgammon_v0.env(variant="long_nardy", last_roll_draw=True, reward=reward,
+                                render_mode="ansi")
+        env.reset(seed=2, options={"position_id": pos.position_id(), "dice": (2, 1),
+                                   "agent": agent})
+        assert all(env.terminations.values())
+        assert env.rewards == {"player_0": 0, "player_1": 0}
+        assert env.infos[agent]["outcome"] == "draw" and env.infos[agent]["winner"] is None
+        assert "a draw" in env.render()
+    from bg_env.game.game import GameResult
+    from bg_env.game.match import Match
+
+    match = Match(3, Rules(variant="long_nardy", last_roll_draw=True))
+    match.record(GameResult(None, "draw", 1, 0))
+    assert match.score == (0, 0) and match.games == 1 and not match.is_over
+    with pytest.raises(ValueError, match="expected a finished game"):
+        match.record(GameResult(None, "single", 1, 1))

@@ -48,7 +48,8 @@ RANDOM_CONFIGS = {
                                     next_starter="black"),
     "long_nardy_match5_winner_cube": dict(variant="long_nardy", match_length=5, cube=True,
                                           next_starter="winner", six_block="entered",
-                                          house_mars=True),
+                                          house_mars=True, last_roll_draw=True),
+    "long_nardy_last_roll_draw": dict(variant="long_nardy", last_roll_draw=True),
     "standard_no_hit_and_hide": dict(no_hit_and_hide=True),
     "nackgammon_no_hit_and_hide_cube": dict(variant="nackgammon", no_hit_and_hide=True, cube=True),
 }

@@ -13,6 +13,9 @@ the variant cannot have, naming it.
   (the alternative: once an opposing checker has entered its home board).
 * ``house_mars`` (seed 003, Long Nardy): a loser with every checker in his home board and
   none borne off loses three times the stake (a mars without it is two).
+* ``last_roll_draw`` (seed 003 §4.3, Long Nardy): when the side that started bears off
+  his last checker, the other has a last roll; if he bears off his last checkers with it,
+  the game is a draw (no points).
 * ``next_starter`` (seed 003, Long Nardy): who starts a match's next game: ``"roll"`` (the
   opening roll, as every game), ``"black"`` (the side that moved second in the game before)
   or ``"winner"`` (the winner of the game before). A match rule: the board's rules, and so
@@ -34,12 +37,12 @@ SIX_BLOCK_RULES = ("passed", "entered")
 NEXT_STARTERS = ("roll", "black", "winner")
 """The values of ``next_starter``: the default first."""
 OPTION_DEFAULTS = {"no_hit_and_hide": False, "six_block": "passed", "house_mars": False,
-                   "next_starter": "roll"}
+                   "last_roll_draw": False, "next_starter": "roll"}
 """Every rule option and its default (the variant's own rules)."""
 
 
 def _check_values(options: dict) -> None:
-    for name in ("no_hit_and_hide", "house_mars"):
+    for name in ("no_hit_and_hide", "house_mars", "last_roll_draw"):
         if not isinstance(options[name], bool):
             raise ValueError(f"{name}={options[name]!r}: expected True or False")
     for name, values in (("six_block", SIX_BLOCK_RULES), ("next_starter", NEXT_STARTERS)):
@@ -62,8 +65,9 @@ def _why_not_long_nardy(variant: Variant) -> str:
 
 
 _WHY_NOT = {"no_hit_and_hide": _why_not_no_hit_and_hide, "six_block": _why_not_long_nardy,
-            "house_mars": _why_not_long_nardy, "next_starter": _why_not_long_nardy}
-_BOARD_OPTIONS = ("no_hit_and_hide", "six_block", "house_mars")
+            "house_mars": _why_not_long_nardy, "last_roll_draw": _why_not_long_nardy,
+            "next_starter": _why_not_long_nardy}
+_BOARD_OPTIONS = ("no_hit_and_hide", "six_block", "house_mars", "last_roll_draw")
 """The options that change the :class:`Variant` (not ``next_starter``, a match rule)."""
 
 
@@ -105,6 +109,8 @@ def _made(name: str, on: tuple[tuple[str, object], ...]) -> Variant:
         changes.update(six_block=values["six_block"])
     if values.get("house_mars"):
         changes.update(house_mars=True, max_kind="backgammon")
+    if values.get("last_roll_draw"):
+        changes.update(last_roll_draw=True)
     return replace(variant, **changes, options=tuple(values))
 
 

@@ -14,7 +14,7 @@ from ..outcome import Outcome, loss_kind
 from ..position import Position
 from .pinned import pins_of
 
-__all__ = ["outcome_of"]
+__all__ = ["outcome_of", "outcome_after_play"]
 
 _KINDS = ("single", "gammon", "backgammon")
 _MOTHER = 24
@@ -74,3 +74,17 @@ def outcome_of(variant, pos: Position) -> Outcome | None:
     :class:`~bg_env.rules.variants.Variant`): an :class:`Outcome` (``winner`` 0 for the
     player on roll's side, ``me``) or ``None`` while it goes on."""
     return _hit_ends(variant, pos) or _mother_ends(variant, pos) or _bear_off_ends(variant, pos)
+
+
+def outcome_after_play(variant, pos: Position, mover_started: bool) -> Outcome | None:
+    """How the game stands after a play of ``me`` (``pos`` still seen from the mover;
+    ``mover_started``: the mover had the game's first turn): as :func:`outcome_of`, but in
+    Long Nardy with ``last_roll_draw`` the starter who is off leaves the other side a last
+    roll (``None``: the game goes on), and that side off too after it is a draw
+    (``Outcome(None, "draw")``)."""
+    if variant.last_roll_draw and not any(pos.me[1:26]):
+        if not any(pos.opp[1:26]):
+            return Outcome(None, "draw")
+        if mover_started:
+            return None
+    return outcome_of(variant, pos)

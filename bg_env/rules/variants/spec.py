@@ -42,6 +42,8 @@ class Variant:
             opposing checker has entered its home board, or been borne off).
         house_mars: Long Nardy: a loser with every checker in his home board and none
             borne off loses a triple game (kind ``"backgammon"``).
+        last_roll_draw: Long Nardy: the side that did not start has a last roll when the
+            starter is off; both off is a draw.
         mother: pinning the opponent's last checker on his 24-point wins a double game.
         max_kind: the biggest win the board can give: ``"backgammon"``, ``"gammon"`` or
             ``"single"``.
@@ -63,6 +65,7 @@ class Variant:
     nardy_rules: bool = False
     six_block: str = "passed"
     house_mars: bool = False
+    last_roll_draw: bool = False
     mother: bool = False
     max_kind: str = "backgammon"
     fresh_first_roll: bool = False
