@@ -46,6 +46,10 @@ Every variant gets a row too (``variant_rows``, or ``bg-env bench --variants`` f
 rows alone): the same AEC loop through ``env(variant=V, cube=False)``, in decisions/s (a
 decision is a step of the loop) and games/s, with its decisions/s as a ratio to standard's.
 
+The search loop (:mod:`~bg_env.bench.search_rows`): random games on bg_env's
+:class:`~bg_env.game.search.SearchState` and on OpenSpiel's state, a ``clone()`` at every
+decision, rolls applied as chance actions; games/s.
+
 Last, MaskablePPO (sb3-contrib, when installed) trains for about 2048 steps on the vector
 env: the training throughput, and the share of the wall time spent inside the env's calls
 (measured by a wrapper), over the whole of ``learn()`` and over the rollouts alone.
@@ -64,6 +68,7 @@ from typing import Callable
 import numpy as np
 
 from .pgx_rows import pgx_games as _pgx
+from .search_rows import search_rows
 from .timing import (
     ENV_ROW,
     GNUBG_ROW,
@@ -72,6 +77,7 @@ from .timing import (
     VEC_ROW,
     games_row,
     interleaved,
+    pick_outcome,
     print_targets,
     rounds_for,
     target_ratios,
@@ -220,21 +226,6 @@ def _openspiel_game():
         return steps
 
     return one
-
-
-def pick_outcome(outcomes, r: float):
-    """The chance outcome that ``r`` (uniform in [0, 1)) falls on among ``outcomes``,
-    ``[(action, probability), ...]`` as OpenSpiel's ``chance_outcomes()`` lists them: a
-    plain scan, the cheapest weighted pick for 21 rolls.
-
-    >>> pick_outcome([(0, 0.25), (1, 0.75)], 0.3)
-    1
-    """
-    for action, probability in outcomes:
-        r -= probability
-        if r < 0:
-            return action
-    return outcomes[-1][0]
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -442,6 +433,8 @@ def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[s
     else:
         skipped[OPENSPIEL_ROW] = ("pyspiel not importable "
                                   "(pip install open_spiel, or the [bench] extra)")
+    if not targets_only:
+        rows.update(search_rows(games_row, skipped))
     return rows
 
 

@@ -2,7 +2,7 @@
 games, on bg_env's :class:`~bg_env.game.search.SearchState` and on OpenSpiel's backgammon
 state, driven alike: at each decision copy the state (``clone()``, as a search expands a
 node) and apply a random legal action to the original; at each chance node apply a roll
-picked by the same weighted scan (:func:`~bg_env.bench.run.pick_outcome`'s) from the
+picked by the same weighted scan (:func:`~bg_env.bench.timing.pick_outcome`) from the
 state's own ``chance_outcomes()``. The cube is off on both sides (OpenSpiel has none).
 Games per second of process CPU time; the decisions counted are the ones each game asks
 (bg_env plays forced moves itself, OpenSpiel asks them too).
@@ -13,18 +13,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .timing import pick_outcome
+
 __all__ = ["SEARCH_ROW", "OPENSPIEL_SEARCH_ROW", "search_rows"]
 
 SEARCH_ROW = "search loop: SearchState (clone, roll, step)"
 OPENSPIEL_SEARCH_ROW = "search loop: OpenSpiel (clone, roll, step)"
-
-
-def _scan(outcomes, r: float):
-    for action, probability in outcomes:
-        r -= probability
-        if r < 0:
-            return action
-    return outcomes[-1][0]
 
 
 def _play(state, rnd: random.Random) -> int:
@@ -33,7 +27,7 @@ def _play(state, rnd: random.Random) -> int:
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(_scan(state.chance_outcomes(), rnd.random()))
+            state.apply_action(pick_outcome(state.chance_outcomes(), rnd.random()))
             continue
         state.clone()
         legal = state.legal_actions()

@@ -14,8 +14,8 @@ import time
 from typing import Callable
 
 __all__ = ["TARGETS", "TURN_SECONDS", "rounds_for", "timed", "interleaved", "games_row",
-           "target_ratios", "print_targets", "OPENSPIEL_ROW", "ENV_ROW", "VEC_ROW", "KERNEL_ROW",
-           "GNUBG_ROW"]
+           "target_ratios", "print_targets", "pick_outcome", "OPENSPIEL_ROW", "ENV_ROW", "VEC_ROW",
+           "KERNEL_ROW", "GNUBG_ROW"]
 
 OPENSPIEL_ROW = "OpenSpiel pyspiel"
 ENV_ROW = "env(), PettingZoo's loop"
@@ -127,3 +127,18 @@ def print_targets(targets: dict[str, dict], skipped: dict[str, str]) -> None:
               f"{'met' if t['met'] else 'MISSED'}")
     print("ratios: row / baseline (OpenSpiel's games/s, gnubg-nn's calls/s), CPU time; "
           "quartiles: of the rounds' ratios")
+
+
+def pick_outcome(outcomes, r: float):
+    """The chance outcome that ``r`` (uniform in [0, 1)) falls on among ``outcomes``,
+    ``[(action, probability), ...]`` as OpenSpiel's ``chance_outcomes()`` lists them: a
+    plain scan, the cheapest weighted pick for 21 rolls.
+
+    >>> pick_outcome([(0, 0.25), (1, 0.75)], 0.3)
+    1
+    """
+    for action, probability in outcomes:
+        r -= probability
+        if r < 0:
+            return action
+    return outcomes[-1][0]

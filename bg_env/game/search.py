@@ -126,14 +126,15 @@ class SearchState:
         return self.game.phase == Phase.OVER
 
     def is_chance_node(self) -> bool:
-        """A roll is due: the next action is a chance action."""
-        return not self.is_terminal() and self.game.roll_due is not None
+        """A roll is due: the next action is a chance action (never once over: a finished
+        game waits for no roll)."""
+        return self.game.roll_due is not None
 
     def current_player(self) -> int:
         """The side (0 or 1) to decide, :data:`CHANCE` or :data:`TERMINAL`."""
-        if self.is_terminal():
-            return TERMINAL
-        return CHANCE if self.game.roll_due is not None else self.game.actor
+        if self.game.roll_due is not None:
+            return CHANCE
+        return TERMINAL if self.is_terminal() else self.game.actor
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -177,15 +178,15 @@ class SearchState:
                 terminal.
             IllegalActionError: a decision that is not legal now (nothing changed).
         """
-        if self.is_terminal():
-            raise ValueError(f"action {action!r}: the {'match' if self.match else 'game'} "
-                             "is over")
-        if self.is_chance_node():
+        if self.game.roll_due is not None:
             if not isinstance(action, (int, np.integer)) or not 0 <= action < 36:
                 raise ValueError(f"chance action {action!r}: expected a roll 0..35 "
                                  "(roll_action(a, b); the distinct ones: chance_outcomes())")
             self.apply_roll(action_roll(action))
             return
+        if self.is_terminal():
+            raise ValueError(f"action {action!r}: the {'match' if self.match else 'game'} "
+                             "is over")
         self.game.step(action, STOP_AT_ROLLS)
         self._next_game()
 

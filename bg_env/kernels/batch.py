@@ -505,6 +505,17 @@ class Games:
         standard, else ``None``."""
         self.seed(None)
 
+    def __deepcopy__(self, memo) -> "Games":
+        """A copy with arrays of its own (the frozen rules shared): what a search's
+        ``clone`` costs, so only the arrays are copied."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        for name in ("rules", "state", "me", "opp", "mask", "seeds"):
+            setattr(twin, name, getattr(self, name).copy())
+        if self.variant_rows is not None:
+            twin.variant_rows = self.variant_rows.copy()
+        return twin
+
     def seed(self, seed=None) -> None:
         """Seed the generators: ``None`` (fresh entropy for every game), an int (game ``i``
         gets ``seed + i``, as Stable-Baselines3 seeds vector envs), or one seed per game

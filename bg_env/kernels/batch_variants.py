@@ -103,6 +103,14 @@ class VariantRows:
         """The tuple ``vt`` the kernels take."""
         return (self.params, self.info, self.rows, self.flags, self.work)
 
+    def copy(self) -> "VariantRows":
+        """A copy with turns of its own (the variant, its numbers and the work arrays,
+        scratch of one kernel call at a time, shared)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.info, twin.rows, twin.flags = self.info.copy(), self.rows.copy(), self.flags.copy()
+        return twin
+
     def pins(self, i: int) -> tuple[int, int]:
         """Row ``i``'s pins now, from the side on turn: ``(mine, theirs)``."""
         return int(self.info[i, I_PIN_ME]), int(self.info[i, I_PIN_OPP])

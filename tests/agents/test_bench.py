@@ -176,3 +176,17 @@ def test_movegen_rows_time_blocks_of_calls_over_the_same_positions(monkeypatch):
     assert [row() for _ in range(3)] == [(block, block), (10, 10), (block, block)]
     expected = [(p.me, *d) for p, d in cases]
     assert seen == expected + expected[:block]
+
+
+def test_the_search_loop_rows_play_whole_games_and_skip_openspiel_with_a_note(monkeypatch):
+    from bg_env.bench import search_rows
+    from bg_env.bench.timing import games_row
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    skipped: dict = {}
+    rows = search_rows.search_rows(games_row, skipped)
+    assert list(rows) == [search_rows.SEARCH_ROW]
+    assert "pyspiel not importable" in skipped[search_rows.OPENSPIEL_SEARCH_ROW]
+    unit, timer = rows[search_rows.SEARCH_ROW]
+    games, decisions = timer()
+    assert unit == "games" and games == 1 and decisions > 20
