@@ -39,7 +39,6 @@ copies and pickles (its arrays are its own).
 
 from __future__ import annotations
 
-import copy
 import os
 
 import numpy as np
@@ -165,7 +164,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
         """A shallow copy: the same ``events`` list, its own row (the kernels write it)."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
-        twin.games = copy.deepcopy(self.games)
+        twin.games = self.games.copy()
         return twin
 
     def __getstate__(self) -> dict:

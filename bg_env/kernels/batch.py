@@ -38,6 +38,8 @@ played, a checker move that is the only legal one is played. Kernels trust their
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from numba import njit
 
@@ -505,15 +507,22 @@ class Games:
         standard, else ``None``."""
         self.seed(None)
 
+    def copy(self) -> "Games":
+        """A copy with arrays of its own (the frozen rules, the variant's numbers and work
+        arrays shared): what a search's ``clone`` costs, so only the arrays are copied."""
+        return self.__deepcopy__({})
+
     def __deepcopy__(self, memo) -> "Games":
-        """A copy with arrays of its own (the frozen rules shared): what a search's
-        ``clone`` costs, so only the arrays are copied."""
+        """:meth:`copy` through ``memo``, as any deep copy: whatever else in the same copy
+        holds these arrays gets the copies."""
         twin = object.__new__(type(self))
+        memo[id(self)] = twin
         twin.__dict__.update(self.__dict__)
         for name in ("rules", "state", "me", "opp", "mask", "seeds"):
-            setattr(twin, name, getattr(self, name).copy())
+            array = getattr(self, name)
+            setattr(twin, name, memo.setdefault(id(array), array.copy()))
         if self.variant_rows is not None:
-            twin.variant_rows = self.variant_rows.copy()
+            twin.variant_rows = copy.deepcopy(self.variant_rows, memo)
         return twin
 
     def seed(self, seed=None) -> None:

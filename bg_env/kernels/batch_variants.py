@@ -103,12 +103,18 @@ class VariantRows:
         """The tuple ``vt`` the kernels take."""
         return (self.params, self.info, self.rows, self.flags, self.work)
 
-    def copy(self) -> "VariantRows":
-        """A copy with turns of its own (the variant, its numbers and the work arrays,
-        scratch of one kernel call at a time, shared)."""
+    def __deepcopy__(self, memo) -> "VariantRows":
+        """A copy with turns of its own; the variant, its numbers and the work arrays
+        (scratch of one kernel call at a time) shared, also where the same copy meets
+        them elsewhere (``memo``)."""
         twin = object.__new__(type(self))
+        memo[id(self)] = twin
         twin.__dict__.update(self.__dict__)
-        twin.info, twin.rows, twin.flags = self.info.copy(), self.rows.copy(), self.flags.copy()
+        for shared in (self.params, self.work):
+            memo[id(shared)] = shared
+        for name in ("info", "rows", "flags"):
+            array = getattr(self, name)
+            setattr(twin, name, memo.setdefault(id(array), array.copy()))
         return twin
 
     def pins(self, i: int) -> tuple[int, int]:
