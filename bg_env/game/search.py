@@ -118,6 +118,9 @@ class SearchState:
         game = copy.copy(self.game)
         return type(self)(game, _match_copy(self.match, game))
 
+    def __deepcopy__(self, memo) -> "SearchState":
+        return self.clone()
+
     # ------------------------------------------------------------------ who acts
     def is_terminal(self) -> bool:
         """The game is over (in match play: the match is over)."""
