@@ -26,7 +26,6 @@ rolled again (with ``auto_doubles``, the cube doubled first).
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 
 import numpy as np
 
@@ -152,8 +151,10 @@ class SearchState:
 
     def apply_roll(self, dice: tuple[int, int]) -> None:
         """The roll that is due is ``dice`` (any order for a turn; for the opening side
-        0's die first); the game goes on to the next decision or roll."""
-        self._roll_due()
+        0's die first); the game goes on to the next decision or roll.
+
+        Raises:
+            ValueError: no roll is due, or ``dice`` are not two dice."""
         self.game.give_roll(dice)
         self._next_game()
 
@@ -247,4 +248,6 @@ def _match_copy(match: Match | None, game: Game | None) -> Match | None:
     """A copy of ``match`` (its own results list) whose game is ``game``."""
     if match is None:
         return None
-    return replace(match, results=list(match.results), game=game)
+    twin = copy.copy(match)
+    twin.results, twin.game = list(match.results), game
+    return twin

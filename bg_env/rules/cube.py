@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 from .outcome import GAMMON_RULES
-from .variants import OPTION_DEFAULTS, Variant, get_variant, with_options
+from .variants import OPTION_DEFAULTS, Variant, with_options
 
 __all__ = ["Rules", "GameResult", "Phase", "IllegalActionError", "next_cube_value",
            "cube_value_allowed", "may_double", "check_cube"]
@@ -117,9 +117,10 @@ class Rules:
     starter then rolls two dice. No effect in a single game."""
 
     def __post_init__(self) -> None:
-        get_variant(self.variant)  # raises ValueError naming the known variants
-        for name in ("cube", "jacoby", "beaver", "no_hit_and_hide", "house_mars",
-                     "last_roll_draw"):
+        # the variant under the rule options, made once (it is read at every observation);
+        # an unknown variant, a bad option value or one the variant cannot have raises
+        object.__setattr__(self, "_variant_spec", with_options(self.variant, **self._options()))
+        for name in ("cube", "jacoby", "beaver"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected True or False")
         if self.gammons not in GAMMON_RULES:
@@ -134,13 +135,12 @@ class Rules:
                 f"max_cube={self.max_cube!r}: not a value the cube reaches (the geometric "
                 "progression: 1, 2, 4, 8, ...; 0 = no limit)")
         check_count("auto_doubles", self.auto_doubles, 0, MAX_AUTO_DOUBLES)
-        self.variant_spec  # noqa: B018 (a rule option the variant does not have raises)
 
     @property
     def variant_spec(self) -> Variant:
         """The :class:`~bg_env.rules.variants.Variant` played: the variant with the rule
         options on (:data:`~bg_env.rules.variants.OPTION_DEFAULTS`)."""
-        return with_options(self.variant, **self._options())
+        return self._variant_spec
 
     @property
     def variant_options(self) -> dict:
