@@ -42,8 +42,13 @@ Episode End:
     ``terminations``/``truncations`` tell why a game ended (truncated: ``max_turns``).
 
 Infos:
-    On the kernels, ``reset()``'s infos are empty and a step's hold the games that ended
-    (the legal actions come from :meth:`action_masks`); the fallback of single envs
+    On the kernels, a step's infos hold the games that ended (the legal actions come from
+    :meth:`action_masks`); ``reset(options=...)`` (one dict for every game, the single
+    env's keys: ``position_id``, ``xgid``, ``match_id``, ``dice``, ``agent``) starts the
+    games there and its infos hold ``opening_reward`` (and the result of a game that
+    ended before the learner's first decision, which then starts again from the
+    opening: :meth:`KernelBatch.reset <bg_env.envs.kernel_batch.KernelBatch.reset>`);
+    a plain ``reset()``'s infos are empty. The fallback of single envs
     passes on theirs (``action_mask``, ``opening_reward``, ...), as ``SyncVectorEnv``
     does.
 
@@ -67,7 +72,6 @@ from ..game.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
 from .kernel_batch import KernelBatch, kernels_play
-from .start import check_options
 
 __all__ = ["BackgammonVectorEnv", "MaskedSyncVectorEnv", "make_moves_vector_env",
            "make_plays_vector_env", "autoreset_mode_of"]
@@ -104,16 +108,16 @@ class BackgammonVectorEnv(VectorEnv):
         self.render_mode = None
 
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
-        if options:
-            check_options(options)  # an unknown key is named as unknown first
-            raise ValueError(
-                f"options={options!r}: the kernels start every game from the opening; use "
-                "vectorization_mode='sync' to start from a position")
+        per_game = [options] * self.num_envs if options else None
+        obs = self.batch.reset(per_game, seed)  # (bad options raise, nothing changed)
         if seed is not None:
-            self.batch.seed(seed)
             super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
         self._ended[:] = False
-        return self.batch.reset(), {}
+        out: dict[str, Any] = {}
+        for i, info in enumerate(self.batch.reset_infos):
+            if info:
+                out = self._add_info(out, info, i)
+        return obs, out
 
     def step(self, actions):
         skip = self._ended.copy() if self._next_step else None

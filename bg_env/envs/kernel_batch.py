@@ -18,6 +18,8 @@ observed as the single env observes them, :mod:`bg_env.envs.vector_obs`);
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from ..kernels import batch, match as batch_match, opponents as batch_opponents
@@ -25,12 +27,13 @@ from ..kernels.batch_rules import R_BOMB
 from ..rules.variants import get_variant
 from ..rules.actions import N_ACTIONS
 from ..game.game import Game, IllegalActionError
+from ..game.start import STOP_AT_ROLLS
 from ..game.match import MET_MAX_AWAY, match_equity
 from .config import EnvConfig, check_reward
 from .context import CONTEXT_SIZE, MATCH_SLOTS, context_space, encode_contexts
 from .engine_obs import games_bombs
 from .observation import games_kernel, observation_space
-from .start import step_refused
+from .start import check_options, start_game, step_refused
 from .vector_obs import VariantObserver, encode_board_rows, match_slots
 
 __all__ = ["KernelBatch", "AGENTS", "KERNEL_OPPONENTS", "met_tables", "kernels_play",
@@ -142,6 +145,8 @@ class KernelBatch:
         """What the kernels play: ``_actions``, a negative one made out of range (illegal),
         and :data:`~bg_env.kernels.opponents.SKIP` in the rows :meth:`step` skips."""
         self._started = False
+        self.reset_infos: list[dict] = [{} for _ in range(self.num_envs)]
+        """What the last :meth:`reset` says of each game started by options."""
         self._code = batch_opponents.OPPONENTS[opponent]
         cap = batch_opponents.PLAYS_CAP if opponent == "pubeval" else 1
         self._work = batch_opponents.new_work(cap)
@@ -154,12 +159,91 @@ class KernelBatch:
         game ``i`` with ``seed + i``; a list gives one seed per game)."""
         self.games.seed(seed)
 
-    def reset(self) -> np.ndarray:
-        """New games everywhere; the learners' observations."""
-        self._start(np.ones(self.num_envs, dtype=bool))
+    def reset(self, options: list | None = None, seed=None) -> np.ndarray:
+        """New games everywhere; the learners' observations. ``seed``: as :meth:`seed`,
+        applied once ``options`` are checked (``None``: the generators go on).
+
+        ``options``: ``None``, or one reset-options dict (or ``None``) per game, the keys of
+        the single env's (:mod:`bg_env.envs.start`: ``position_id``, ``match_id``,
+        ``xgid``, ``dice``, ``agent``): that game starts there, its dice to come drawn from
+        its own generator, instead of at the opening roll. The opponent plays until the
+        learner must decide; :attr:`reset_infos` holds each such game's
+        ``opening_reward`` (what that paid the learner), and, when the game (or the
+        match) ended before the learner's first decision, its result as a finished
+        step's info has it (``terminal_observation`` and the rest); that game then starts
+        again from the opening.
+
+        Raises:
+            ValueError: ``options`` is not one entry per game, or an entry is bad (named,
+                with the game's index); nothing is changed then.
+        """
+        starts = self._option_games(options)  # (every entry checked before any change)
+        if seed is not None:
+            self.seed(seed)
+        fresh = np.ones(self.num_envs, dtype=bool)
+        fresh[list(starts)] = False
+        self._start(fresh)
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        if starts:
+            self._continue(starts)
         self.status[:] = RUNNING
         self._started = True
         return self.observe()
+
+    def _option_games(self, options) -> dict:
+        """``{i: (Game, Match or None)}``: the games that ``options`` start, stopped at
+        their first roll due (:data:`~bg_env.game.start.STOP_AT_ROLLS`)."""
+        if options is None:
+            return {}
+        if isinstance(options, Mapping) or len(options) != self.num_envs:
+            raise ValueError(f"options: expected a list of {self.num_envs} dicts (or None), "
+                             f"one per game; got {options!r}")
+        starts, made = {}, {}  # (equal options make equal games: each made once)
+        for i, entry in enumerate(options):
+            try:
+                entry = check_options(entry)
+                if entry:
+                    key = repr(sorted(entry.items()))
+                    if key not in made:
+                        made[key] = start_game(entry, self.config, STOP_AT_ROLLS, list(AGENTS))
+                    starts[i] = made[key]
+            except ValueError as exc:
+                raise ValueError(f"options of game {i}: {exc}") from None
+        return starts
+
+    def _continue(self, starts: dict) -> None:
+        """The games of :meth:`_option_games` put in their rows, played on until each
+        learner must decide (those that end first reported and started again)."""
+        g = self.games
+        which = np.zeros(self.num_envs, dtype=bool)
+        for i, (game, match) in starts.items():
+            g.put(i, game.games)
+            if match is not None:
+                self.match[i] = match_columns(match)
+            which[i] = True
+        learner = self.learner
+        if self.match_length:
+            batch_match.continue_matches(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
+                                         self._crawford_rules, g.mask, self.match, which,
+                                         self.sides, learner, self.max_turns, self._equity,
+                                         *self._met, self._reward, self.status, self._work,
+                                         *g.kernel_variant_args)
+        else:
+            batch_opponents.continue_episodes(self._code, g.state, g.me, g.opp, g.seeds,
+                                              g.rules, g.mask, which, self.sides, learner,
+                                              self.max_turns, self.status, self._work,
+                                              *g.kernel_variant_args)
+        self._fit_work()
+        ended = which & (self.status != RUNNING)
+        infos = self.reset_infos
+        if ended.any():
+            rewards = self._reward.astype(np.float32)
+            self._encode(np.flatnonzero(ended))
+            self._finish_episodes(ended, rewards, infos)
+            self._reward[np.flatnonzero(ended)] = rewards[ended]
+        for i in np.flatnonzero(which).tolist():
+            infos[i]["opening_reward"] = float(self._reward[i])
+        self._reward[:] = 0.0
 
     def step(self, actions, skip: np.ndarray | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
@@ -271,6 +355,8 @@ class KernelBatch:
                 "crawford_games": int(m[batch_match.M_CRAWFORD_GAMES])}
 
     def _start(self, which: np.ndarray) -> None:
+        """New games (matches) from the opening where ``which``, played until each learner
+        must decide."""
         g = self.games
         if self.match_length:
             batch_match.start_matches(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
@@ -336,6 +422,19 @@ class KernelBatch:
         from .frame import game_frame
 
         return game_frame(self.game(i)).png()
+
+
+def match_columns(match) -> np.ndarray:
+    """A :class:`~bg_env.game.match.Match` going on as a row of the match kernels
+    (:mod:`bg_env.kernels.match` columns)."""
+    row = np.zeros(batch_match.M_COLUMNS, dtype=np.int64)
+    row[batch_match.M_LENGTH] = match.length
+    row[batch_match.M_SCORE0:batch_match.M_SCORE0 + 2] = match.score
+    row[batch_match.M_CRAWFORD] = match.crawford
+    row[batch_match.M_GAMES] = match.games
+    row[batch_match.M_CRAWFORD_GAMES] = match.crawford_games_played
+    row[batch_match.M_WINNER] = -1
+    return row
 
 
 def met_tables() -> tuple[np.ndarray, np.ndarray]:

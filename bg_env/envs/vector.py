@@ -49,6 +49,14 @@ Episode End:
     game that would end before the learner's first decision (only possible with a tiny
     ``max_turns``) is replayed.
 
+Starting positions:
+    The single envs' reset options (``position_id``, ``match_id``, ``xgid``, ``dice``,
+    ``agent``: :mod:`bg_env.envs.start`) given with Stable-Baselines3's ``set_options``
+    (one dict for every game, or a list with one per game) start the next ``reset()``'s
+    games there; ``reset_infos[i]`` holds game ``i``'s ``opening_reward``, and the result
+    of a game that ended before the learner's first decision (it then starts again from
+    the opening): :meth:`KernelBatch.reset <bg_env.envs.kernel_batch.KernelBatch.reset>`.
+
 Arguments:
     See :func:`make_vec_env`.
 
@@ -73,7 +81,6 @@ from ..game.game import PURE_PYTHON
 from .backgammon import EnvConfig
 from .gym_env import BackgammonEnv
 from .kernel_batch import AGENTS, KernelBatch, kernels_play
-from .start import check_options
 
 __all__ = ["make_vec_env", "BackgammonVecEnv", "GymVecEnv", "CopyableVecMonitor",
            "bench_vec_env"]
@@ -218,19 +225,16 @@ class BackgammonVecEnv(VecEnv):
 
     # ----------------------------------------------------------------- VecEnv API
     def reset(self) -> np.ndarray:
-        if any(self._options):
-            for options in self._options:
-                check_options(options)  # an unknown key is named as unknown first
-            raise ValueError(
-                "reset options (start positions, dice) are not supported by the fast vector "
-                "env; use make_vec_env with another opponent, or GymVecEnv"
-            )
-        if any(s is not None for s in self._seeds):
-            self.batch.seed(self._seeds)
+        """New games; the options given by ``set_options`` (one dict for every game, or a
+        list: one per game) start them where they say (:meth:`KernelBatch.reset
+        <bg_env.envs.kernel_batch.KernelBatch.reset>`; ``reset_infos`` holds each one's
+        ``opening_reward``)."""
+        options = self._options if any(self._options) else None
+        seeds = self._seeds if any(s is not None for s in self._seeds) else None
+        obs = self.batch.reset(options, seeds)  # (bad options raise, nothing changed)
         self._reset_seeds()
         self._reset_options()
-        obs = self.batch.reset()
-        self.reset_infos = [{} for _ in range(self.num_envs)]
+        self.reset_infos = self.batch.reset_infos
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:

@@ -391,6 +391,19 @@ def open_from(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
 
 
 @njit(cache=True)
+def resume_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
+    """A row taken from a :class:`~bg_env.game.game.Game` stopped at a decision or at a
+    roll due (``HOLD`` set, :data:`~bg_env.game.start.STOP_AT_ROLLS`) goes on by itself:
+    ``HOLD`` cleared, the roll due drawn from the dice source, forced moves played."""
+    s[HOLD] = 0
+    kind = s[NEED_ROLL]
+    if kind != 0:
+        s[NEED_ROLL] = 0
+        _roll(s, me, opp, rules, kind, seeds, i, fn, st, vt)
+    settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt)
+
+
+@njit(cache=True)
 def next_starter(s, rules):
     """Who starts the game after the finished one in ``s`` (``Rules.next_starter``): the
     side that did not start it (``"black"``), its winner (``"winner"``), or -1: the
@@ -524,6 +537,16 @@ class Games:
         if self.variant_rows is not None:
             twin.variant_rows = copy.deepcopy(self.variant_rows, memo)
         return twin
+
+    def put(self, i: int, source: "Games", j: int = 0) -> None:
+        """Game ``i`` becomes a copy of ``source``'s game ``j`` (the same rules; a
+        :class:`~bg_env.game.game.Game`'s :attr:`~bg_env.game.game.Game.games`, say): its
+        board, state and legal actions, not its generator. Follow it with
+        :func:`resume_row` when ``source`` holds a Game's row (``HOLD`` set)."""
+        self.state[i], self.me[i], self.opp[i] = source.state[j], source.me[j], source.opp[j]
+        self.mask[i] = source.mask[j]
+        if self.variant_rows is not None:
+            self.variant_rows.copy_row(i, source.variant_rows, j)
 
     def seed(self, seed=None) -> None:
         """Seed the generators: ``None`` (fresh entropy for every game), an int (game ``i``

@@ -34,13 +34,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .batch import OPEN_BY, POINTS, WINNER, act_row, next_starter, open_row
+from .batch import OPEN_BY, POINTS, WINNER, act_row, next_starter, open_row, resume_row
 from .opponents import SKIP, opponents_turns
 from .dice import below
 
 __all__ = ["M_COLUMNS", "M_LENGTH", "M_SCORE0", "M_CRAWFORD", "M_GAMES", "M_CRAWFORD_GAMES",
            "M_WINNER", "new_match", "record_game", "match_equity_kernel", "post_crawford",
-           "start_matches", "step_matches", "equities", "post_crawfords"]
+           "start_matches", "continue_matches", "step_matches", "equities", "post_crawfords"]
 
 # columns of the match array
 M_LENGTH, M_SCORE0, M_SCORE1, M_CRAWFORD, M_GAMES, M_CRAWFORD_GAMES, M_WINNER = range(7)
@@ -164,6 +164,29 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
                             mask[i], match[i], sides[i], max_turns, equity, pre, post,
                             reward, plan, work, vt) == 0:
                 break
+
+
+@njit(cache=True)
+def continue_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, match, which,
+                     sides, learner, max_turns, equity, pre, post, reward, status, work,
+                     vt=None):
+    """Matches set in ``match[i]`` and their games put in the rows where ``which[i]`` (a
+    :class:`~bg_env.game.game.Game`'s row) go on against ``opponent``, as
+    :func:`~bg_env.kernels.opponents.continue_episodes` (the learner's side, the row going
+    on by itself), the next games of the match started as games end. ``status[i]``: 0
+    the learner must decide, 1 the match ended first, 2 a game was truncated first; the
+    rewards of games that ended on the way are in ``reward[i]``."""
+    plan = np.empty(5, np.int64)
+    for i in range(state.shape[0]):
+        if not which[i]:
+            continue
+        sides[i] = learner if learner >= 0 else below(seeds, i, 2)
+        reward[i] = 0.0
+        resume_row(state[i], me[i], opp[i], game_rules(match[i], rules, crawford_rules),
+                   mask[i], seeds, i, 0, 0, vt)
+        status[i] = _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
+                                 crawford_rules, mask[i], match[i], sides[i], max_turns, equity,
+                                 pre, post, reward, plan, work, vt)
 
 
 @njit(cache=True)

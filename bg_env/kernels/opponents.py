@@ -34,14 +34,14 @@ from numba import njit
 
 from ..rules.actions import ROLL, TAKE
 from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
-                    TURNS, act_row, random_action, actor, open_row)
+                    TURNS, act_row, random_action, actor, open_row, resume_row)
 from .batch_variants import row_plays
 from .dice import below
 from .pubeval import best_result, is_race, pubeval_best
 from .variant_moves import BOARD
 from .variant_search import HIT_CODE
 
-__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "SKIP", "start_episodes", "step_against",
+__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "SKIP", "start_episodes", "continue_episodes", "step_against",
            "turn_start", "variant_plays", "PLAYS_CAP", "new_work", "fitted_work"]
 
 RANDOM, PUBEVAL = 0, 1
@@ -208,6 +208,25 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
             if opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
                                 sides[i], max_turns, plan, work, vt) == 0:
                 break
+
+
+@njit(cache=True)
+def continue_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, learner,
+                      max_turns, status, work, vt=None):
+    """Games put in the rows where ``which[i]`` (a :class:`~bg_env.game.game.Game`'s row,
+    :meth:`~bg_env.kernels.batch.Games.put`) go on against ``opponent``: the learner's side
+    is ``learner`` (0 or 1), or drawn from the game's generator when ``learner < 0``; the
+    row goes on by itself (:func:`~bg_env.kernels.batch.resume_row`) and the opponent
+    plays until the learner must decide. ``status[i]``: 0 then, 1 or 2 (over, truncated)
+    when the game ended before the learner's first decision."""
+    plan = np.empty(5, np.int64)
+    for i in range(state.shape[0]):
+        if not which[i]:
+            continue
+        sides[i] = learner if learner >= 0 else below(seeds, i, 2)
+        resume_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
+        status[i] = opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
+                                    mask[i], sides[i], max_turns, plan, work, vt)
 
 
 @njit(cache=True)

@@ -140,8 +140,8 @@ def test_the_kernel_vector_envs_name_an_unknown_reset_option_as_unknown(make_res
     reset = make_reset()
     with pytest.raises(ValueError, match=r"\['positon_id'\] unknown; allowed keys"):
         reset({"positon_id": "4HPwATDgc/ABMA"})
-    with pytest.raises(ValueError, match="start position|from the opening"):  # known, unsupported
-        reset({"position_id": "4HPwATDgc/ABMA"})
+    with pytest.raises(ValueError, match="options of game 0: .*'4HPwATDgc/ABM'"):  # known, bad
+        reset({"position_id": "4HPwATDgc/ABM"})
 
 
 def test_the_bounds_check_stays_under_python_O():

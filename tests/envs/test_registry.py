@@ -119,8 +119,10 @@ def test_gymnasium_vector_illegal_action_ends_that_game_only():
     _, rewards, terminated, truncated, infos = venv.step(actions)
     assert terminated.tolist() == [False, True, False] and not truncated.any()
     assert rewards[1] == -1 and infos["final_info"]["illegal_action"][1] == actions[1]
-    with pytest.raises(ValueError, match="options"):
-        venv.reset(options={"position_id": "4HPwATDgc/ABMA"})
+    _, info = venv.reset(options={"position_id": "4HPwATDgc/ABMA", "dice": (3, 1)})
+    assert info["opening_reward"].tolist() == [0.0, 0.0, 0.0]  # (a start from the position)
+    with pytest.raises(ValueError, match="options of game 0: .*'nonsense'"):
+        venv.reset(options={"position_id": "nonsense"})
 
 
 def test_gymnasium_vector_entry_point_falls_back_to_single_envs_with_masks():
