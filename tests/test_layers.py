@@ -2,8 +2,8 @@
 
 Each module of ``bg_env`` belongs to the layer of its folder; a module imports only modules
 of its own layer or of layers below it, and nothing in ``bg_env`` imports ``agents``. The
-layers, lowest first: ``bg_env/rules/`` (pure Python, numpy-free apart from the cube's
-arrays: the readable truth and the test oracle), ``bg_env/kernels/`` (the same rules
+layers, lowest first: ``bg_env/rules/`` and ``bg_env/draughts/`` (pure Python, numpy-free
+apart from the cube's arrays: the readable truth and the test oracle), ``bg_env/kernels/`` (the same rules
 compiled with numba), ``bg_env/game/`` (one state machine over both), and the views above
 them (``bg_env/envs/``, ``bg_env/records``, ``bg_env/integrations/``, the top-level
 modules, and the deprecated ``bg_env.core`` aliases).
@@ -18,7 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 RULES, KERNELS, GAME, ENVS = range(4)
 NAMES = ["rules", "kernels", "game", "envs"]
-FOLDERS = {"rules": RULES, "kernels": KERNELS, "game": GAME}
+FOLDERS = {"rules": RULES, "draughts": RULES, "kernels": KERNELS, "game": GAME}
 """The layer folders of ``bg_env``; every other module sits above them."""
 
 

@@ -1,0 +1,86 @@
+"""The draughts rules against ``pydraughts`` (the ``draughts`` extra, GPL-3.0: the referee
+of the tests, never imported by bg_env): the same legal moves -- start square, end square
+and the pieces taken -- in every position of random games of every variant, played in
+lockstep, and in random positions (Hypothesis) with kings anywhere."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bg_env.draughts import DraughtsPosition, apply_move, get_variant, legal_moves
+from bg_env.draughts.board import KING, MAN, crown_row, geometry
+
+draughts = pytest.importorskip("draughts")
+
+THEIR_NAMES = {"international": "standard", "brazilian": "brazilian", "russian": "russian",
+               "english": "english", "losing": "antidraughts"}
+
+
+def their_square(variant: str):
+    """pydraughts' square number -> ours. Its Russian and Brazilian boards number from
+    white's side (1 = a1); the others as PDN does, as ours."""
+    if variant in ("russian", "brazilian"):
+        return lambda s: (7 - (s - 1) // 4) * 4 + (s - 1) % 4 + 1
+    return lambda s: s
+
+
+def their_key(move, ours) -> tuple:
+    path = move.steps_move
+    return ours(path[0]), ours(path[-1]), frozenset(ours(s) for s in move.captures)
+
+
+def our_key(move) -> tuple:
+    return move.start, move.end, frozenset(move.captured)
+
+
+@pytest.mark.parametrize("variant", list(THEIR_NAMES))
+def test_random_games_have_the_referees_legal_moves(variant):
+    ours = their_square(variant)
+    rnd = random.Random(variant)
+    positions = captures = 0
+    for _ in range(12):
+        pos = DraughtsPosition.start(variant)
+        board = draughts.Board(variant=THEIR_NAMES[variant])
+        for ply in range(200):
+            mine = legal_moves(pos)
+            theirs = {their_key(m, ours): m for m in board.legal_moves()}
+            assert {our_key(m) for m in mine} == set(theirs), (variant, ply, board.fen)
+            assert len({our_key(m) for m in mine}) == len(mine)  # one move per key
+            positions += 1
+            if not mine:
+                break
+            move = rnd.choice(mine)
+            captures += bool(move.captured)
+            board.push(theirs[our_key(move)])
+            pos = apply_move(pos, move)
+    assert positions > 400 and captures > 100
+
+
+@st.composite
+def random_positions(draw, variant: str):
+    """A board with 1-9 pieces a side anywhere (kings half the time; men never on their
+    crown row), either side to move."""
+    v = get_variant(variant)
+    g = geometry(v.size)
+    squares = draw(st.lists(st.integers(1, v.squares), min_size=2, max_size=18, unique=True))
+    board = [0] * (v.squares + 1)
+    for k, s in enumerate(squares):
+        colour = 1 if k % 2 == 0 else -1
+        king = draw(st.booleans()) or g.row(s) == crown_row(v, colour)
+        board[s] = colour * (KING if king else MAN)
+    return DraughtsPosition(v, tuple(board), draw(st.sampled_from((1, -1))))
+
+
+@pytest.mark.parametrize("variant", ["international", "english", "losing"])
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_random_positions_have_the_referees_legal_moves(variant, data):
+    """(pydraughts reads these variants' FEN with PDN's numbers, as ours.)"""
+    pos = data.draw(random_positions(variant))
+    board = draughts.Board(variant=THEIR_NAMES[variant], fen=pos.fen())
+    theirs = {their_key(m, their_square(variant)) for m in board.legal_moves()}
+    assert {our_key(m) for m in legal_moves(pos)} == theirs, pos.fen()
