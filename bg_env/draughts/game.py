@@ -1,0 +1,176 @@
+"""A game of draughts played hop by hop: the state an env steps (:mod:`.actions`: one
+action a hop), the end of the game, and the draw rules.
+
+A move is played one hop at a time: the first hop chooses among the legal moves, each
+later hop among those that began so; a hop that every remaining choice shares is played
+at once, and the move ends when its path is complete (only then do the pieces taken come
+off). Every distinct move has one path (:func:`~.moves.distinct`).
+
+The game ends (:attr:`DraughtsGame.result`) when the side to move has no legal move: it
+loses (wins in the losing game). It is drawn by
+
+* repetition: the same position, with the same side to move, for the third time;
+* quiet moves: ``quiet_limit`` moves in a row (both sides') by kings without a capture:
+  25 each in international, Brazilian and losing draughts (FMJD art. 6.1), 15 each in
+  Russian, 40 each in English;
+* the FMJD endgame rules (international family): a lone king against three pieces with a
+  king among them, 16 moves each; against two pieces or fewer (a king among them), 5 each.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .actions import hop_action
+from .board import KING, DraughtsPosition, geometry
+from .moves import DraughtsMove, apply_move, legal_moves
+
+__all__ = ["DraughtsGame", "IllegalHopError", "QUIET_LIMITS"]
+
+QUIET_LIMITS = {"international": 50, "brazilian": 50, "losing": 50, "russian": 30,
+                "english": 80}
+"""Moves in a row (both sides', so twice each side's) by kings without a capture that
+draw the game, by variant."""
+
+
+class IllegalHopError(ValueError):
+    """An action that is not a legal hop now."""
+
+
+@dataclass
+class DraughtsGame:
+    """A game from ``position`` (the variant's start by default)."""
+
+    position: DraughtsPosition
+    hops: list[int] = field(default_factory=list)
+    """The squares of the move being played: its start and the landings so far."""
+    seen: Counter = field(default_factory=Counter)
+    """How often each ``(board, side to move)`` has stood at a move's start."""
+    quiet: int = 0
+    """Moves in a row by kings without a capture."""
+    endgame: int = 0
+    """Moves played under an endgame rule (0 while none applies)."""
+    plies: int = 0
+    """Moves completed."""
+    result: tuple[int, str] | None = None
+    """Once over: ``(winner, reason)``, the winner's colour (1 white, -1 black) or 0 for a
+    draw; the reason ``"no moves"``, ``"repetition"``, ``"quiet moves"`` or ``"endgame"``."""
+
+    def __post_init__(self) -> None:
+        self._moves = legal_moves(self.position)
+        self.seen[self._key()] += 1
+        if not self._moves:
+            self.result = (self._no_moves_winner(), "no moves")
+
+    @classmethod
+    def start(cls, variant="international") -> "DraughtsGame":
+        return cls(DraughtsPosition.start(variant))
+
+    # ------------------------------------------------------------------ state
+    @property
+    def variant(self):
+        return self.position.variant
+
+    @property
+    def turn(self) -> int:
+        """The colour to move (1 white, -1 black)."""
+        return self.position.turn
+
+    def _key(self) -> tuple:
+        return self.position.board, self.position.turn
+
+    def moves_going(self) -> list[DraughtsMove]:
+        """The legal moves that begin with the hops played so far."""
+        n = len(self.hops)
+        return [m for m in self._moves if list(m.path[:n]) == self.hops] if n else self._moves
+
+    def taken(self) -> tuple[int, ...]:
+        """The pieces taken so far in the move being played (still on the board)."""
+        going = self.moves_going()
+        return going[0].captured[:max(len(self.hops) - 1, 0)] if going else ()
+
+    def legal_actions(self) -> list[int]:
+        """The hops that may be played now (ascending), none once the game is over."""
+        if self.result is not None:
+            return []
+        g, n = geometry(self.variant.size), len(self.hops)
+        if n == 0:
+            return sorted({hop_action(g, m.path[0], m.path[1]) for m in self._moves})
+        return sorted({hop_action(g, m.path[n - 1], m.path[n]) for m in self.moves_going()})
+
+    # ------------------------------------------------------------------ play
+    def step(self, action: int) -> None:
+        """Play the hop ``action``, then the hops every remaining choice shares; the move
+        is made when complete.
+
+        Raises:
+            IllegalHopError: ``action`` is not among :meth:`legal_actions` (nothing changed).
+        """
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalHopError(f"action {action!r} is not a legal hop now; legal: {legal}")
+        g, n = geometry(self.variant.size), len(self.hops)
+        if n == 0:
+            going = [m for m in self._moves if hop_action(g, m.path[0], m.path[1]) == action]
+            self.hops = list(going[0].path[:2])
+        else:
+            going = [m for m in self.moves_going()
+                     if hop_action(g, m.path[n - 1], m.path[n]) == action]
+            self.hops.append(going[0].path[n])
+        self._go_on(going)
+
+    def _go_on(self, going: list[DraughtsMove]) -> None:
+        """Play the hops that every move still ``going`` shares; make the move once its
+        path is complete (no legal path is the start of another)."""
+        while True:
+            n = len(self.hops)
+            done = [m for m in going if len(m.path) == n]
+            if done:
+                return self.play(done[0])
+            nexts = {m.path[n] for m in going}
+            if len(nexts) > 1:
+                return
+            self.hops.append(nexts.pop())
+            going = [m for m in going if m.path[n] == self.hops[-1]]
+
+    def play(self, move: DraughtsMove) -> None:
+        """Make the whole legal ``move`` (unchecked: one of :func:`legal_moves`)."""
+        kings_only = abs(self.position.board[move.start]) == KING and not move.captured
+        self.position = apply_move(self.position, move)
+        self.hops = []
+        self.plies += 1
+        self.quiet = self.quiet + 1 if kings_only else 0
+        self.seen[self._key()] += 1
+        self._moves = legal_moves(self.position)
+        self.endgame = self.endgame + 1 if self._endgame_limit() else 0
+        self.result = self._ended()
+
+    # ------------------------------------------------------------------ the end
+    def _no_moves_winner(self) -> int:
+        """The side to move cannot move: it loses, or in the losing game wins."""
+        return self.turn if self.variant.losing else -self.turn
+
+    def _ended(self) -> tuple[int, str] | None:
+        if not self._moves:
+            return self._no_moves_winner(), "no moves"
+        if self.seen[self._key()] >= 3:
+            return 0, "repetition"
+        if self.quiet >= QUIET_LIMITS[self.variant.name]:
+            return 0, "quiet moves"
+        limit = self._endgame_limit()
+        if limit and self.endgame >= limit:
+            return 0, "endgame"
+        return None
+
+    def _endgame_limit(self) -> int:
+        """Moves (both sides') the FMJD endgame rule allows now, 0 when none applies:
+        a lone king against 3 pieces with a king, 32; against 1 or 2 with a king, 10."""
+        if self.variant.name not in ("international", "brazilian"):
+            return 0
+        board = self.position.board
+        sides = [[p for p in board if p * c > 0] for c in (1, -1)]
+        for lone, other in (sides, sides[::-1]):
+            if len(lone) == 1 and abs(lone[0]) == KING and any(abs(p) == KING for p in other):
+                return 32 if len(other) == 3 else 10 if len(other) <= 2 else 0
+        return 0

@@ -1,0 +1,243 @@
+"""Draughts as a PettingZoo AEC environment (classic-env style): ``draughts_v0.env()``.
+
+Description:
+    A game of draughts (:mod:`bg_env.draughts`; rules: ``docs/draughts.md``) for two
+    agents: ``player_0`` moves first (white; black in English draughts) and ``player_1``
+    second. One step is one hop of a piece (:mod:`bg_env.draughts.actions`): a plain move
+    is one hop, a capture sequence one hop per piece taken, all by the same agent; hops
+    that every legal continuation shares are played at once, and the pieces taken come
+    off when the move is complete.
+
+Observation:
+    ``{"observation": float32[size, size, 6], "action_mask": int8[n_actions]}``, the
+    board as the observing agent sees it, its own men moving up (black's board turned
+    half round, as PettingZoo's chess turns it): planes of its men, its kings, the
+    opponent's men, its kings, the piece in the middle of a capture (where it has got to;
+    its start empty), and the pieces it has taken so far (still on the board until the
+    move ends). The mask is all zeros for the agent not acting.
+
+Action:
+    ``Discrete(squares * 4 * (size - 1))`` (1,800 on 10x10, 896 on 8x8), in the acting
+    agent's view: ``((square - 1) * 4 + d) * (size - 1) + (k - 1)`` moves the piece on
+    ``square`` ``k`` squares along diagonal ``d`` (up-left, up-right, down-left,
+    down-right). ``env.hop(action)`` says which squares of the board (PDN numbers) that is.
+
+Rewards:
+    0 until the game ends; then +1 to the winner, -1 to the loser, 0 to both in a draw.
+    ``infos[agent]["reason"]`` at the end: ``"no moves"`` (the side to move has none and
+    loses; in the losing game it wins), ``"repetition"``, ``"quiet moves"``,
+    ``"endgame"`` (the draw rules of :mod:`bg_env.draughts.game`).
+
+Episode End:
+    Terminated at the end of the game. The draw rules bound every game; there is no
+    truncation.
+
+Arguments:
+    ``variant``: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
+    ``"english"`` or ``"losing"``; ``render_mode``: ``None``, ``"ansi"`` or ``"human"``.
+    ``reset(options={"fen": ...})`` starts from a PDN FEN.
+
+Version History:
+    * v0: initial release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from ..draughts.actions import hop_of, n_actions
+from ..draughts.board import MAN, DraughtsPosition, geometry
+from ..draughts.game import DraughtsGame, IllegalHopError
+from ..draughts.variants import get_variant
+from ..game.game import action_index
+from .start import check_options, step_refused
+from .wrappers import wrap
+
+__all__ = ["env", "raw_env", "PLANES", "IllegalHopError"]
+
+PLANES = ("own men", "own kings", "opponent men", "opponent kings", "moving piece", "taken")
+"""The observation's planes, in order."""
+RENDER_MODES = ("ansi", "human")
+
+
+def env(**kwargs) -> AECEnv:
+    """Draughts for two agents as a PettingZoo AEC env, with PettingZoo's standard
+    wrappers (an illegal action ends the game against the offender, reward -1; actions out
+    of range are rejected; the API order is enforced). Arguments: see :class:`raw_env`."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(AECEnv):
+    """The unwrapped env (the module docstring says what it does).
+
+    Args:
+        variant: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
+            ``"english"`` or ``"losing"``.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+    """
+
+    metadata = {"name": "draughts_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, variant: str = "international", render_mode: str | None = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r}: expected None or one of "
+                             f"{list(RENDER_MODES)}")
+        self.variant = get_variant(variant)
+        self.render_mode = render_mode
+        self.geometry = geometry(self.variant.size)
+        self.possible_agents = ["player_0", "player_1"]
+        first = 1 if self.variant.first == "white" else -1
+        self._colour = {"player_0": first, "player_1": -first}
+        size, n = self.variant.size, n_actions(self.geometry)
+        obs = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (size, size, len(PLANES)), np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), np.int8),
+        })
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.np_random, _ = seeding.np_random(None)
+        self.game: DraughtsGame | None = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ views
+    def _turned(self, agent: str) -> bool:
+        """Whether ``agent`` sees the board turned half round (black does)."""
+        return self._colour[agent] < 0
+
+    def _view_action(self, action: int, turned: bool) -> int:
+        """An action of the board's frame in a turned agent's (the same: turning is its
+        own inverse), or unchanged."""
+        if not turned:
+            return action
+        per_square = 4 * (self.variant.size - 1)
+        square, rest = divmod(action, per_square)
+        d, k = divmod(rest, self.variant.size - 1)
+        return ((self.variant.squares - 1 - square) * 4 + (3 - d)) * (self.variant.size - 1) + k
+
+    def hop(self, action: int, agent: str | None = None) -> tuple[int, int] | None:
+        """The squares (PDN numbers of the board) of ``agent``'s ``action`` (the acting
+        agent's by default), or ``None`` when it leaves the board."""
+        agent = agent or self.agent_selection
+        return hop_of(self.geometry, self._view_action(action, self._turned(agent)))
+
+    def observe(self, agent):
+        if agent not in self._colour:
+            raise ValueError(f"agent {agent!r}: expected one of {self.possible_agents}")
+        game, g, n = self.game, self.geometry, self.variant.squares
+        colour, turned = self._colour[agent], self._turned(agent)
+        board = list(game.position.board)
+        planes = np.zeros((g.size, g.size, len(PLANES)), dtype=np.float32)
+        if game.hops:  # the piece where it has got to, its start empty
+            piece, board[game.hops[0]] = board[game.hops[0]], 0
+            board[game.hops[-1]] = piece
+            self._mark(planes, g, game.hops[-1], 4, turned)
+            for s in game.taken():
+                self._mark(planes, g, s, 5, turned)
+        for s in range(1, n + 1):
+            p = board[s] * colour
+            if p:
+                plane = (0 if p == MAN else 1) if p > 0 else (2 if p == -MAN else 3)
+                self._mark(planes, g, s, plane, turned)
+        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        if agent == self.agent_selection and game.result is None:
+            mask[[self._view_action(a, turned) for a in game.legal_actions()]] = 1
+        return {"observation": planes, "action_mask": mask}
+
+    def _mark(self, planes: np.ndarray, g, square: int, plane: int, turned: bool) -> None:
+        if turned:
+            square = self.variant.squares + 1 - square
+        r, c = g.cells[square]
+        planes[r, c, plane] = 1.0
+
+    # ------------------------------------------------------------------ play
+    def reset(self, seed=None, options=None):
+        """Start a game: the variant's start, or ``options={"fen": "W:W31-50:B1-20"}``.
+
+        Raises:
+            ValueError: an unknown option or a FEN that does not read (named); the env
+                is left as it was.
+        """
+        options = check_options(options, allowed=("fen",))
+        position = (DraughtsPosition.from_fen(options["fen"], self.variant) if "fen" in options
+                    else DraughtsPosition.start(self.variant))
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+            for i, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + i)
+        self.game = DraughtsGame(position)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self._agent_of(position.turn)
+        self._end_if_over()
+
+    def _agent_of(self, colour: int) -> str:
+        return "player_0" if self._colour["player_0"] == colour else "player_1"
+
+    def step(self, action):
+        if self.game is None:
+            raise step_refused(False)
+        if not self.agents:
+            raise step_refused(True)
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        action = action_index(action)
+        turned = self._turned(agent)
+        self.game.step(self._view_action(action, turned))  # IllegalHopError: nothing changed
+        self._cumulative_rewards[agent] = 0
+        self.rewards = {a: 0 for a in self.agents}
+        self.agent_selection = self._agent_of(self.game.turn)
+        self._end_if_over()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_if_over(self) -> None:
+        result = self.game.result
+        if result is None:
+            return
+        winner, reason = result
+        for a in self.agents:
+            self.rewards[a] = 0 if winner == 0 else (1 if self._colour[a] == winner else -1)
+            self.terminations[a] = True
+            self.infos[a] = {"reason": reason, "winner": self._agent_of(winner) if winner else None}
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------------ reading
+    def fen(self) -> str:
+        """The position's PDN FEN (at a move's start; mid-capture, the board before it)."""
+        return self.game.position.fen()
+
+    def render(self):
+        """The board as text (``w``/``b`` men, ``W``/``B`` kings), as the module's
+        ``render_mode`` says: returned (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; "
+                                  "make the env with render_mode='ansi' or 'human'")
+            return None
+        text = str(self.game.position)
+        if self.game.hops:
+            text += f" (mid-move: {'x'.join(map(str, self.game.hops))})"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+

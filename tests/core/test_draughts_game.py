@@ -1,0 +1,116 @@
+"""A draughts game played hop by hop (:class:`bg_env.draughts.game.DraughtsGame`): every
+legal move is reachable by its hops and gives the position the rules give; forced hops are
+played at once; the end and the draw rules."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from bg_env.draughts import DraughtsPosition, apply_move, legal_moves
+from bg_env.draughts.actions import hop_action, hop_of, n_actions, path_actions
+from bg_env.draughts.board import geometry
+from bg_env.draughts.game import DraughtsGame, IllegalHopError
+
+
+@pytest.mark.parametrize("variant", ["international", "english", "russian", "brazilian",
+                                     "losing"])
+def test_every_legal_move_is_reached_by_its_hops(variant):
+    rnd = random.Random(variant)
+    g = geometry(DraughtsPosition.start(variant).variant.size)
+    checked = multi = 0
+    for _ in range(6):
+        game = DraughtsGame.start(variant)
+        while game.result is None:
+            pos = game.position
+            for move in legal_moves(pos):
+                twin = copy.deepcopy(game)
+                for i, action in enumerate(path_actions(g, move.path)):
+                    if twin.plies > game.plies:
+                        break  # the rest was forced and played
+                    if len(twin.hops) > i + 1:
+                        assert twin.hops[i + 1] == move.path[i + 1]
+                        continue  # this hop was forced and played
+                    assert action in twin.legal_actions(), (pos.fen(), move.long_notation)
+                    twin.step(action)
+                assert twin.plies == game.plies + 1 and not twin.hops
+                assert twin.position == apply_move(pos, move)
+                checked += 1
+                multi += len(move.path) > 2
+            game.step(rnd.choice(game.legal_actions()))
+    assert checked > 500 and multi > 10
+
+
+def test_a_capture_is_played_hop_by_hop_and_the_pieces_come_off_at_the_end():
+    # white man 33 takes 29 (to 24) then 19 (to 13) or 20 (to 15): a choice after one hop
+    game = DraughtsGame(DraughtsPosition.from_fen("W:W33:B29,19,20,3", "international"))
+    g = geometry(10)
+    assert [hop_of(g, a) for a in game.legal_actions()] == [(33, 24)]
+    game.step(hop_action(g, 33, 24))
+    assert game.hops == [33, 24] and game.taken() == (29,) and game.turn == 1
+    assert game.position.board[29] == -1  # still on the board until the move ends
+    assert sorted(hop_of(g, a) for a in game.legal_actions()) == [(24, 13), (24, 15)]
+    game.step(hop_action(g, 24, 15))
+    assert game.hops == [] and game.turn == -1 and game.plies == 1
+    assert game.position.fen() == "B:W15:B3,19"
+
+
+def test_hops_that_every_choice_shares_are_played_at_once():
+    # the only capture is 33x24x13: one action plays it whole
+    game = DraughtsGame(DraughtsPosition.from_fen("W:W33:B29,19,3", "international"))
+    game.step(game.legal_actions()[0])
+    assert game.plies == 1 and game.position.fen() == "B:W13:B3"
+
+
+def test_illegal_hops_are_refused_and_change_nothing():
+    game = DraughtsGame.start("international")
+    before = copy.deepcopy(game)
+    with pytest.raises(IllegalHopError, match="action 0 is not a legal hop now; legal: \\["):
+        game.step(0)
+    assert game == before
+
+
+def test_the_side_without_moves_loses_and_wins_the_losing_game():
+    fen = "W:W33:B29"  # 33x24 takes black's last piece
+    for variant, winner in (("international", 1), ("losing", -1)):
+        game = DraughtsGame(DraughtsPosition.from_fen(fen, variant))
+        game.step(game.legal_actions()[0])
+        assert game.result == (winner, "no moves") and game.legal_actions() == []
+
+
+def test_a_position_for_the_third_time_is_a_draw():
+    game = DraughtsGame(DraughtsPosition.from_fen("W:WK46,31:BK1,15", "international"))
+    g = geometry(10)
+    shuffle = [(46, 41), (1, 6), (41, 46), (6, 1)] * 2
+    for k, (a, b) in enumerate(shuffle):
+        assert game.result is None, k
+        game.step(hop_action(g, a, b))
+    assert game.result == (0, "repetition") and game.plies == 8
+
+
+def test_quiet_king_moves_draw():
+    game = DraughtsGame(DraughtsPosition.from_fen("W:WK29,31:BK22,15", "english"))
+    game.quiet = 79  # 79 king moves without a capture so far
+    g = geometry(8)
+    game.step(hop_action(g, 29, 25))
+    assert game.result == (0, "quiet moves")
+    game = DraughtsGame(DraughtsPosition.from_fen("W:WK29,31:BK22,15", "english"))
+    game.quiet = 79
+    game.step(hop_action(g, 31, 27))  # a man moves: the count starts again
+    assert game.result is None and game.quiet == 0
+
+
+def test_a_lone_king_against_two_kings_draws_after_five_moves_each():
+    game = DraughtsGame(DraughtsPosition.from_fen("W:WK46,K50:BK5", "international"))
+    rnd = random.Random(0)
+    while game.result is None:
+        game.step(rnd.choice(game.legal_actions()))
+    assert game.result[1] in ("endgame", "repetition", "no moves")
+    if game.result[1] == "endgame":
+        assert game.plies == 10
+
+
+def test_the_action_space_sizes():
+    assert n_actions(geometry(10)) == 1800 and n_actions(geometry(8)) == 896
