@@ -23,7 +23,7 @@ from .rules import (  # noqa: E402
     legal_results,
 )
 
-from . import backgammon_plays_v0, backgammon_v0
+from . import backgammon_plays_v0, backgammon_v0, draughts_v0
 
 __version__ = "0.1.0"
 
@@ -31,9 +31,11 @@ __version__ = "0.1.0"
 AEC_ENVS = {
     "bg_env/Backgammon-v0": "bg_env.envs.backgammon:env",
     "bg_env/BackgammonPlays-v0": "bg_env.envs.plays_aec:env",
+    "bg_env/Draughts-v0": "bg_env.envs.draughts:env",
 }
 """PettingZoo ids (``pettingzoo.make("aec", ID)``) and their entry points; the modules'
-names (``bg_env/backgammon_v0``, ``bg_env/backgammon_plays_v0``) work too."""
+names (``bg_env/backgammon_v0``, ``bg_env/backgammon_plays_v0``, ``bg_env/draughts_v0``)
+work too."""
 
 
 def _register() -> None:
@@ -44,13 +46,17 @@ def _register() -> None:
     if "bg_env/Backgammon-v0" not in gymnasium.registry:
         gymnasium.register("bg_env/Backgammon-v0", entry_point="bg_env.envs.gym_env:BackgammonEnv",
                            vector_entry_point="bg_env.envs.gym_vector:make_moves_vector_env")
+    if "bg_env/Draughts-v0" not in gymnasium.registry:
+        gymnasium.register("bg_env/Draughts-v0",
+                           entry_point="bg_env.envs.draughts_gym:DraughtsGymEnv")
     from .envs.play_env import register
 
     register()
     if not hasattr(pettingzoo, "aec_registry"):  # PettingZoo < 1.27 has no registry
         return
     aliases = {"bg_env/backgammon_v0": AEC_ENVS["bg_env/Backgammon-v0"],
-               "bg_env/backgammon_plays_v0": AEC_ENVS["bg_env/BackgammonPlays-v0"]}
+               "bg_env/backgammon_plays_v0": AEC_ENVS["bg_env/BackgammonPlays-v0"],
+               "bg_env/draughts_v0": AEC_ENVS["bg_env/Draughts-v0"]}
     for env_id, entry_point in {**AEC_ENVS, **aliases}.items():
         if _unregistered(pettingzoo, env_id):
             pettingzoo.register("aec", env_id, entry_point=entry_point)

@@ -94,10 +94,17 @@ class DraughtsGame:
         """The hops that may be played now (ascending), none once the game is over."""
         if self.result is not None:
             return []
-        g, n = geometry(self.variant.size), len(self.hops)
-        if n == 0:
-            return sorted({hop_action(g, m.path[0], m.path[1]) for m in self._moves})
-        return sorted({hop_action(g, m.path[n - 1], m.path[n]) for m in self.moves_going()})
+        key = (self.plies, len(self.hops))  # (hops only grow within a move)
+        cached = getattr(self, "_legal", None)
+        if cached is None or cached[0] != key:
+            g, n = geometry(self.variant.size), len(self.hops)
+            if n == 0:
+                legal = sorted({hop_action(g, m.path[0], m.path[1]) for m in self._moves})
+            else:
+                legal = sorted({hop_action(g, m.path[n - 1], m.path[n])
+                                for m in self.moves_going()})
+            cached = self._legal = (key, legal)
+        return list(cached[1])
 
     # ------------------------------------------------------------------ play
     def step(self, action: int) -> None:

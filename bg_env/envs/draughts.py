@@ -48,8 +48,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..draughts.actions import hop_of, n_actions
-from ..draughts.board import MAN, DraughtsPosition, geometry
+from ..draughts.actions import hop_action, hop_of, n_actions
+from ..draughts.board import DraughtsPosition, geometry
 from ..draughts.game import DraughtsGame, IllegalHopError
 from ..draughts.variants import get_variant
 from ..game.game import action_index
@@ -61,6 +61,9 @@ __all__ = ["env", "raw_env", "PLANES", "IllegalHopError"]
 PLANES = ("own men", "own kings", "opponent men", "opponent kings", "moving piece", "taken")
 """The observation's planes, in order."""
 RENDER_MODES = ("ansi", "human")
+_PLANE_OF = np.array([3, 2, 0, 0, 1])
+"""The plane of a piece of value ``v`` (from the observer's side: -2 the opponent's king,
+-1 its man, 1 the observer's man, 2 its king) at ``_PLANE_OF[v + 2]``."""
 
 
 def env(**kwargs) -> AECEnv:
@@ -102,6 +105,10 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self.game: DraughtsGame | None = None
+        cells = np.array(self.geometry.cells[1:])
+        turned = cells[::-1]  # (square s seen turned half round is square n + 1 - s)
+        self._cells = {False: (cells[:, 0], cells[:, 1]), True: (turned[:, 0], turned[:, 1])}
+        """Each square's (rows, columns) in the board as it is and turned half round."""
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -130,34 +137,36 @@ class raw_env(AECEnv):
         agent = agent or self.agent_selection
         return hop_of(self.geometry, self._view_action(action, self._turned(agent)))
 
+    def action_of(self, start: int, end: int, agent: str | None = None) -> int:
+        """``agent``'s action (the acting agent's by default) for the hop from square
+        ``start`` to ``end`` of the board (PDN numbers): :meth:`hop`'s inverse.
+
+        Raises:
+            ValueError: the squares are not on one diagonal.
+        """
+        agent = agent or self.agent_selection
+        return self._view_action(hop_action(self.geometry, start, end), self._turned(agent))
+
     def observe(self, agent):
         if agent not in self._colour:
             raise ValueError(f"agent {agent!r}: expected one of {self.possible_agents}")
-        game, g, n = self.game, self.geometry, self.variant.squares
+        game, g = self.game, self.geometry
         colour, turned = self._colour[agent], self._turned(agent)
-        board = list(game.position.board)
+        board = np.array(game.position.board[1:], dtype=np.int8) * colour
         planes = np.zeros((g.size, g.size, len(PLANES)), dtype=np.float32)
+        rows, cols = self._cells[turned]
         if game.hops:  # the piece where it has got to, its start empty
-            piece, board[game.hops[0]] = board[game.hops[0]], 0
-            board[game.hops[-1]] = piece
-            self._mark(planes, g, game.hops[-1], 4, turned)
-            for s in game.taken():
-                self._mark(planes, g, s, 5, turned)
-        for s in range(1, n + 1):
-            p = board[s] * colour
-            if p:
-                plane = (0 if p == MAN else 1) if p > 0 else (2 if p == -MAN else 3)
-                self._mark(planes, g, s, plane, turned)
+            start, now = game.hops[0] - 1, game.hops[-1] - 1
+            board[now], board[start] = board[start], 0
+            planes[rows[now], cols[now], 4] = 1.0
+            taken = np.array(game.taken(), dtype=np.int64) - 1
+            planes[rows[taken], cols[taken], 5] = 1.0
+        occupied = np.flatnonzero(board)
+        planes[rows[occupied], cols[occupied], _PLANE_OF[board[occupied] + 2]] = 1.0
         mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         if agent == self.agent_selection and game.result is None:
             mask[[self._view_action(a, turned) for a in game.legal_actions()]] = 1
         return {"observation": planes, "action_mask": mask}
-
-    def _mark(self, planes: np.ndarray, g, square: int, plane: int, turned: bool) -> None:
-        if turned:
-            square = self.variant.squares + 1 - square
-        r, c = g.cells[square]
-        planes[r, c, plane] = 1.0
 
     # ------------------------------------------------------------------ play
     def reset(self, seed=None, options=None):
