@@ -12,7 +12,7 @@ import random
 import numpy as np
 
 from bg_env.draughts import DraughtsPosition, apply_move, legal_moves
-from bg_env.draughts.board import KING, geometry
+from bg_env.draughts.board import KING
 from bg_env.draughts.moves import DraughtsMove
 
 __all__ = ["DraughtsRandom", "DraughtsAlphaBeta", "evaluate"]
@@ -38,7 +38,7 @@ class DraughtsRandom:
 def evaluate(pos: DraughtsPosition) -> float:
     """The side to move's material (men 1, kings :data:`KING_VALUE`, each man's rows
     forward :data:`ADVANCE`), less the opponent's; negated in the losing game."""
-    g, score = geometry(pos.variant.size), 0.0
+    g, score = pos.variant.geometry, 0.0
     last = pos.variant.size - 1
     for s in range(1, len(pos.board)):
         p = pos.board[s]

@@ -14,64 +14,20 @@ colour's squares, ``K`` before a king's, ranges allowed).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
+from .geometry import DIRECTIONS, Geometry, geometry
 from .variants import DraughtsVariant, get_variant
 
-__all__ = ["WHITE", "BLACK", "MAN", "KING", "Geometry", "geometry", "DraughtsPosition",
-           "InvalidFenError"]
+__all__ = ["WHITE", "BLACK", "MAN", "KING", "DIRECTIONS", "Geometry", "geometry",
+           "DraughtsPosition", "InvalidFenError"]
 
 WHITE, BLACK = 1, -1
 MAN, KING = 1, 2
-DIRECTIONS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
-"""Diagonal steps ``(row, column)``: up-left, up-right, down-left, down-right (up: toward
-square 1, white's forward)."""
 COLOURS = {WHITE: "W", BLACK: "B"}
 
 
 class InvalidFenError(ValueError):
     """A FEN that does not read as a position of the variant."""
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """The squares of a ``size`` x ``size`` board."""
-
-    size: int
-    cells: tuple[tuple[int, int], ...]
-    """``cells[s]``: square ``s``'s ``(row, column)`` (``cells[0]`` unused)."""
-    rays: tuple[tuple[tuple[int, ...], ...], ...]
-    """``rays[s][d]``: the squares from ``s`` (not included) to the edge in direction
-    ``d`` of :data:`DIRECTIONS`, nearest first."""
-
-    def square(self, row: int, col: int) -> int:
-        """The number of the dark square at ``(row, col)`` (0 when off the board or light)."""
-        if not (0 <= row < self.size and 0 <= col < self.size) or (row + col) % 2 == 0:
-            return 0
-        return row * (self.size // 2) + col // 2 + 1
-
-    def row(self, square: int) -> int:
-        return self.cells[square][0]
-
-
-@lru_cache(maxsize=None)
-def geometry(size: int) -> Geometry:
-    """The :class:`Geometry` of a board of ``size`` (made once)."""
-    half = size // 2
-    cells = [(0, 0)] + [(r, 2 * c + (1 - r % 2)) for r in range(size) for c in range(half)]
-    probe = Geometry(size, tuple(cells), ())
-    rays = [()]
-    for s in range(1, size * half + 1):
-        r, c = cells[s]
-        out = []
-        for dr, dc in DIRECTIONS:
-            ray, k = [], 1
-            while probe.square(r + k * dr, c + k * dc):
-                ray.append(probe.square(r + k * dr, c + k * dc))
-                k += 1
-            out.append(tuple(ray))
-        rays.append(tuple(out))
-    return Geometry(size, tuple(cells), tuple(rays))
 
 
 def crown_row(variant: DraughtsVariant, colour: int) -> int:
@@ -136,7 +92,7 @@ class DraughtsPosition:
 
     def check(self) -> None:
         """Raise :class:`InvalidFenError` when a man stands on its crown row."""
-        g = geometry(self.variant.size)
+        g = self.variant.geometry
         for s in range(1, self.variant.squares + 1):
             p = self.board[s]
             if abs(p) == MAN and g.row(s) == crown_row(self.variant, 1 if p > 0 else -1):
@@ -157,7 +113,7 @@ class DraughtsPosition:
 
     def __str__(self) -> str:
         """The board as text: ``w``/``b`` men, ``W``/``B`` kings, ``.`` empty dark squares."""
-        g = geometry(self.variant.size)
+        g = self.variant.geometry
         marks = {0: ".", MAN: "w", KING: "W", -MAN: "b", -KING: "B"}
         rows = []
         for r in range(g.size):

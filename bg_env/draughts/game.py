@@ -12,7 +12,7 @@ loses (wins in the losing game). It is drawn by
 * repetition: the same position, with the same side to move, for the third time;
 * quiet moves: ``quiet_limit`` moves in a row (both sides') by kings without a capture:
   25 each in international, Brazilian and losing draughts (FMJD art. 6.1), 15 each in
-  Russian, 40 each in English;
+  Russian, 40 each in English and Italian;
 * the FMJD endgame rules (international family): a lone king against three pieces with a
   king among them, 16 moves each; against two pieces or fewer (a king among them), 5 each.
 """
@@ -23,13 +23,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .actions import hop_action
-from .board import KING, DraughtsPosition, geometry
+from .board import KING, DraughtsPosition
 from .moves import DraughtsMove, apply_move, legal_moves
 
 __all__ = ["DraughtsGame", "IllegalHopError", "QUIET_LIMITS"]
 
 QUIET_LIMITS = {"international": 50, "brazilian": 50, "losing": 50, "russian": 30,
-                "english": 80}
+                "english": 80, "italian": 80}
 """Moves in a row (both sides', so twice each side's) by kings without a capture that
 draw the game, by variant."""
 
@@ -97,7 +97,7 @@ class DraughtsGame:
         key = (self.plies, len(self.hops))  # (hops only grow within a move)
         cached = getattr(self, "_legal", None)
         if cached is None or cached[0] != key:
-            g, n = geometry(self.variant.size), len(self.hops)
+            g, n = self.variant.geometry, len(self.hops)
             if n == 0:
                 legal = sorted({hop_action(g, m.path[0], m.path[1]) for m in self._moves})
             else:
@@ -117,7 +117,7 @@ class DraughtsGame:
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalHopError(f"action {action!r} is not a legal hop now; legal: {legal}")
-        g, n = geometry(self.variant.size), len(self.hops)
+        g, n = self.variant.geometry, len(self.hops)
         if n == 0:
             going = [m for m in self._moves if hop_action(g, m.path[0], m.path[1]) == action]
             self.hops = list(going[0].path[:2])

@@ -10,6 +10,8 @@
   where the variant says (``men_capture_backward``); kings step along any diagonal, at any
   distance when they fly, and take a piece anywhere ahead on a diagonal with an empty
   square right behind it, landing on any empty square beyond (:func:`king_jumps`).
+* Italian draughts: men may not take kings (:func:`man_may_take`), and among the
+  captures that take the most, :func:`by_priority` chooses.
 * Crowning (:func:`crowned`): a man ending its move on the far row becomes a king; in
   Russian draughts it is crowned the moment it gets there during a capture and takes on
   as a king (:func:`crowned_mid_capture`); in English draughts a capture that crowns a man
@@ -22,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import KING, DraughtsPosition, crown_row, geometry
+from .board import KING, DraughtsPosition, crown_row
 
 __all__ = ["DraughtsMove", "legal_moves", "apply_move", "steps", "jumps", "king_jumps",
-           "capture_sequences", "most_taken", "distinct", "parse_move"]
+           "capture_sequences", "most_taken", "by_priority", "distinct", "parse_move"]
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def man_capture_directions(pos: DraughtsPosition, colour: int) -> tuple[int, ...
 def steps(pos: DraughtsPosition, square: int) -> list[DraughtsMove]:
     """The moves without a capture of the piece on ``square``: a man one square forward,
     a king along every diagonal (as far as it is empty when kings fly, else one)."""
-    piece, g = pos.board[square], geometry(pos.variant.size)
+    piece, g = pos.board[square], pos.variant.geometry
     colour, king = (1 if piece > 0 else -1), abs(piece) == KING
     out = []
     for d in (range(4) if king else forward(colour)):
@@ -90,7 +92,7 @@ def steps(pos: DraughtsPosition, square: int) -> list[DraughtsMove]:
 def crowned(pos: DraughtsPosition, start: int, end: int, king: bool) -> bool:
     """A man that ends its move on its crown row becomes a king."""
     colour = 1 if pos.board[start] > 0 else -1
-    return not king and geometry(pos.variant.size).row(end) == crown_row(pos.variant, colour)
+    return not king and pos.variant.geometry.row(end) == crown_row(pos.variant, colour)
 
 
 # ------------------------------------------------------------------ captures
@@ -101,12 +103,18 @@ def jumps(pos: DraughtsPosition, at: int, colour: int, king: bool, origin: int,
     (still on the board, not to be jumped again): ``(square taken, landing squares)``."""
     if king and pos.variant.flying_kings:
         return king_jumps(pos, at, colour, origin, taken)
-    g, out = geometry(pos.variant.size), []
+    g, out = pos.variant.geometry, []
     for d in (range(4) if king else man_capture_directions(pos, colour)):
         ray = g.rays[at][d]
-        if len(ray) >= 2 and _enemy(pos, ray[0], colour, taken) and _empty(pos, ray[1], origin):
+        if (len(ray) >= 2 and _enemy(pos, ray[0], colour, taken) and _empty(pos, ray[1], origin)
+                and (king or man_may_take(pos, ray[0]))):
             out.append((ray[0], (ray[1],)))
     return out
+
+
+def man_may_take(pos: DraughtsPosition, square: int) -> bool:
+    """Whether a man may take the piece on ``square``: not a king in Italian draughts."""
+    return pos.variant.men_take_kings or abs(pos.board[square]) != KING
 
 
 def king_jumps(pos: DraughtsPosition, at: int, colour: int, origin: int,
@@ -114,7 +122,7 @@ def king_jumps(pos: DraughtsPosition, at: int, colour: int, origin: int,
     """A flying king's captures: along each diagonal, past empty squares, the first piece
     if it is an opponent's not yet taken, and every empty square right behind it up to the
     next piece (a taken piece blocks)."""
-    g, out = geometry(pos.variant.size), []
+    g, out = pos.variant.geometry, []
     for d in range(4):
         ray = g.rays[at][d]
         k = 0
@@ -144,7 +152,7 @@ def crowned_mid_capture(pos: DraughtsPosition, square: int, colour: int, king: b
     """A man landing on its crown row during a capture: crowned at once where the variant
     says so (Russian)."""
     return (not king and pos.variant.crown_mid_capture
-            and geometry(pos.variant.size).row(square) == crown_row(pos.variant, colour))
+            and pos.variant.geometry.row(square) == crown_row(pos.variant, colour))
 
 
 def capture_sequences(pos: DraughtsPosition, square: int) -> list[DraughtsMove]:
@@ -178,7 +186,7 @@ def _extend(pos, origin, colour, was_king, king, path, taken, out) -> None:
 def _stops(pos, at, colour, king, path) -> bool:
     """English draughts: a man that reaches the crown row by a capture stops there."""
     return (len(path) > 1 and not king and pos.variant.capture_ends_at_crown
-            and geometry(pos.variant.size).row(at) == crown_row(pos.variant, colour))
+            and pos.variant.geometry.row(at) == crown_row(pos.variant, colour))
 
 
 def _can_go_on(pos, origin, colour, king, to, taken) -> bool:
@@ -193,6 +201,21 @@ def most_taken(moves: list[DraughtsMove]) -> list[DraughtsMove]:
     """The moves that take the most pieces."""
     most = max(len(m.captured) for m in moves)
     return [m for m in moves if len(m.captured) == most]
+
+
+def by_priority(pos: DraughtsPosition, moves: list[DraughtsMove]) -> list[DraughtsMove]:
+    """Italian draughts, among the captures that take the most: a king's capture before a
+    man's, then those that take the most kings, then those that meet a king first (the
+    earliest kings in the order taken)."""
+    if any(abs(pos.board[m.start]) == KING for m in moves):
+        moves = [m for m in moves if abs(pos.board[m.start]) == KING]
+
+    def kings(m):
+        return [i for i, s in enumerate(m.captured) if abs(pos.board[s]) == KING]
+    most = max(len(kings(m)) for m in moves)
+    moves = [m for m in moves if len(kings(m)) == most]
+    first = min(kings(m) for m in moves)
+    return [m for m in moves if kings(m) == first]
 
 
 def distinct(moves: list[DraughtsMove]) -> list[DraughtsMove]:
@@ -214,6 +237,8 @@ def legal_moves(pos: DraughtsPosition) -> list[DraughtsMove]:
     if captures:
         if pos.variant.most_captures:
             captures = most_taken(captures)
+        if pos.variant.capture_priorities:
+            captures = by_priority(pos, captures)
         return distinct(captures)
     return [m for s in mine for m in steps(pos, s)]
 

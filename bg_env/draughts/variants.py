@@ -18,10 +18,14 @@ variant                   board  men    first       men take  kings  most pieces
 ``russian``               8x8    12     white       yes       yes    free choice  yes
 ``english``               8x8    12     black       no        no     free choice  ends move
 ``losing``                10x10  20     white       yes       yes    required     no
+``italian``               8x8    12     white       no        no     required     ends move
 ========================  =====  =====  ==========  ========  =====  ===========  =========
 
 ``losing`` (the "losing game", giveaway) plays the international moves; the side that
-cannot move (no pieces left, or all blocked) wins instead of losing.
+cannot move (no pieces left, or all blocked) wins instead of losing. ``italian`` plays on
+a board turned a quarter (its top-left square is playable), men may not take kings, and
+among the captures that take the most pieces it prefers a king's, then the most kings
+taken, then the king met first.
 """
 
 from __future__ import annotations
@@ -55,6 +59,22 @@ class DraughtsVariant:
     (English)."""
     losing: bool = False
     """The side that cannot move wins (the losing game)."""
+    dark_top_left: bool = False
+    """The board's top-left square is a playable one (the Italian board; PDN's others
+    start on the second square)."""
+    men_take_kings: bool = True
+    """Men may take kings (not in Italian draughts)."""
+    capture_priorities: bool = False
+    """Italian draughts' order among the captures that take the most pieces: a king's
+    capture before a man's, then the one that takes the most kings, then the one that
+    meets a king first."""
+
+    @property
+    def geometry(self):
+        """The board's :class:`~bg_env.draughts.geometry.Geometry`."""
+        from .geometry import geometry
+
+        return geometry(self.size, self.dark_top_left)
 
     @property
     def squares(self) -> int:
@@ -74,6 +94,8 @@ VARIANTS: dict[str, DraughtsVariant] = {
         DraughtsVariant("russian", 8, 3, "white", True, True, False, True, False),
         DraughtsVariant("english", 8, 3, "black", False, False, False, False, True),
         DraughtsVariant("losing", 10, 4, "white", True, True, True, False, False, losing=True),
+        DraughtsVariant("italian", 8, 3, "white", False, False, True, False, True,
+                        dark_top_left=True, men_take_kings=False, capture_priorities=True),
     )
 }
 """Every variant by name."""

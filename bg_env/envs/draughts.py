@@ -34,8 +34,8 @@ Episode End:
 
 Arguments:
     ``variant``: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
-    ``"english"`` or ``"losing"``; ``render_mode``: ``None``, ``"ansi"`` or ``"human"``.
-    ``reset(options={"fen": ...})`` starts from a PDN FEN.
+    ``"english"``, ``"losing"`` or ``"italian"``; ``render_mode``: ``None``, ``"ansi"``
+    or ``"human"``. ``reset(options={"fen": ...})`` starts from a PDN FEN.
 
 Version History:
     * v0: initial release.
@@ -49,7 +49,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..draughts.actions import hop_action, hop_of, n_actions
-from ..draughts.board import DraughtsPosition, geometry
+from ..draughts.board import DraughtsPosition
 from ..draughts.game import DraughtsGame, IllegalHopError
 from ..draughts.variants import get_variant
 from ..game.game import action_index
@@ -78,7 +78,7 @@ class raw_env(AECEnv):
 
     Args:
         variant: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
-            ``"english"`` or ``"losing"``.
+            ``"english"``, ``"losing"`` or ``"italian"``.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
     """
 
@@ -92,7 +92,7 @@ class raw_env(AECEnv):
                              f"{list(RENDER_MODES)}")
         self.variant = get_variant(variant)
         self.render_mode = render_mode
-        self.geometry = geometry(self.variant.size)
+        self.geometry = self.variant.geometry
         self.possible_agents = ["player_0", "player_1"]
         first = 1 if self.variant.first == "white" else -1
         self._colour = {"player_0": first, "player_1": -first}

@@ -16,10 +16,10 @@ from bg_env.draughts.game import DraughtsGame, IllegalHopError
 
 
 @pytest.mark.parametrize("variant", ["international", "english", "russian", "brazilian",
-                                     "losing"])
+                                     "losing", "italian"])
 def test_every_legal_move_is_reached_by_its_hops(variant):
     rnd = random.Random(variant)
-    g = geometry(DraughtsPosition.start(variant).variant.size)
+    g = DraughtsPosition.start(variant).variant.geometry
     checked = multi = 0
     for _ in range(6):
         game = DraughtsGame.start(variant)

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bg_env.draughts import DraughtsPosition, apply_move, get_variant, legal_moves
-from bg_env.draughts.board import KING, MAN, crown_row, geometry
+from bg_env.draughts.board import KING, MAN, crown_row
 
 draughts = pytest.importorskip("draughts")
 
 THEIR_NAMES = {"international": "standard", "brazilian": "brazilian", "russian": "russian",
-               "english": "english", "losing": "antidraughts"}
+               "english": "english", "losing": "antidraughts", "italian": "italian"}
 
 
 def their_square(variant: str):
@@ -65,7 +65,7 @@ def random_positions(draw, variant: str):
     """A board with 1-9 pieces a side anywhere (kings half the time; men never on their
     crown row), either side to move."""
     v = get_variant(variant)
-    g = geometry(v.size)
+    g = v.geometry
     squares = draw(st.lists(st.integers(1, v.squares), min_size=2, max_size=18, unique=True))
     board = [0] * (v.squares + 1)
     for k, s in enumerate(squares):
@@ -75,7 +75,7 @@ def random_positions(draw, variant: str):
     return DraughtsPosition(v, tuple(board), draw(st.sampled_from((1, -1))))
 
 
-@pytest.mark.parametrize("variant", ["international", "english", "losing"])
+@pytest.mark.parametrize("variant", ["international", "english", "losing", "italian"])
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_random_positions_have_the_referees_legal_moves(variant, data):

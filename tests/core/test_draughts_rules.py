@@ -111,6 +111,28 @@ def test_english_capture_that_crowns_ends_the_move():
     assert [m.long_notation for m in moves] == ["10x3"] and moves[0].crowned
 
 
+def test_italian_board_and_start():
+    pos = DraughtsPosition.start("italian")
+    assert pos.variant.geometry.cells[1] == (0, 0)  # its top-left square is playable
+    assert notations(pos) == {"21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"}
+
+
+def test_italian_men_do_not_take_kings():
+    # white man 22 (row 5, column 3 on the Italian board) has black's piece up-left of it
+    # on 18 and 13 empty behind: a man is taken, a king is not
+    assert notations(DraughtsPosition.from_fen("W:W22:BK18,1", "italian")) == {"22-19"}
+    assert notations(DraughtsPosition.from_fen("W:W22:B18,1", "italian")) == {"22x13"}
+
+
+def test_italian_prefers_a_kings_capture_then_the_most_kings():
+    # man 22 can take 18, king 23 can take 20: one piece each; the king must
+    pos = DraughtsPosition.from_fen("W:W22,K23:B18,20,1", "italian")
+    assert [m.long_notation for m in legal_moves(pos)] == ["23x16"]
+    # king 23 can take the man on 20 or the king on 19: the king
+    pos = DraughtsPosition.from_fen("W:WK23:BK19,20,1", "italian")
+    assert [m.long_notation for m in legal_moves(pos)] == ["23x14"]
+
+
 def test_english_kings_move_one_square():
     pos = DraughtsPosition.from_fen("W:WK18:B1", "english")
     assert notations(pos) == {"18-14", "18-15", "18-22", "18-23"}
