@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variant", default="international",
                    choices=["international", "brazilian", "russian", "english", "losing",
-                            "italian"])
+                            "italian", "turkish"])
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--depth", type=int, default=3, help="alpha-beta depth, in moves")
     p.add_argument("--against", type=int, default=0,

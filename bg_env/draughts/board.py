@@ -56,9 +56,9 @@ class DraughtsPosition:
     def start(cls, variant="international") -> "DraughtsPosition":
         """The start: each side's men on its first ``men_rows`` rows."""
         v = get_variant(variant)
-        n, men = v.squares, v.men
+        n, first = v.squares, v.back_rows * v.per_row
         board = [0] * (n + 1)
-        for s in range(1, men + 1):
+        for s in range(first + 1, first + v.men + 1):
             board[s] = -MAN
             board[n + 1 - s] = MAN
         return cls(v, tuple(board), WHITE if v.first == "white" else BLACK)

@@ -14,7 +14,9 @@ loses (wins in the losing game). It is drawn by
   25 each in international, Brazilian and losing draughts (FMJD art. 6.1), 15 each in
   Russian, 40 each in English and Italian;
 * the FMJD endgame rules (international family): a lone king against three pieces with a
-  king among them, 16 moves each; against two pieces or fewer (a king among them), 5 each.
+  king among them, 16 moves each; against two pieces or fewer (a king among them), 5 each;
+  in Turkish draughts one piece against one, 2 moves each (counted from the first move
+  made in such a position). Turkish draughts has no quiet-move rule.
 """
 
 from __future__ import annotations
@@ -144,13 +146,15 @@ class DraughtsGame:
     def play(self, move: DraughtsMove) -> None:
         """Make the whole legal ``move`` (unchecked: one of :func:`legal_moves`)."""
         kings_only = abs(self.position.board[move.start]) == KING and not move.captured
+        under_rule = self._endgame_limit()
         self.position = apply_move(self.position, move)
         self.hops = []
         self.plies += 1
         self.quiet = self.quiet + 1 if kings_only else 0
         self.seen[self._key()] += 1
         self._moves = legal_moves(self.position)
-        self.endgame = self.endgame + 1 if self._endgame_limit() else 0
+        # (counted from the first move made under an endgame rule, not the one that made it)
+        self.endgame = self.endgame + 1 if under_rule and self._endgame_limit() else 0
         self.result = self._ended()
 
     # ------------------------------------------------------------------ the end
@@ -163,7 +167,8 @@ class DraughtsGame:
             return self._no_moves_winner(), "no moves"
         if self.seen[self._key()] >= 3:
             return 0, "repetition"
-        if self.quiet >= QUIET_LIMITS[self.variant.name]:
+        quiet = QUIET_LIMITS.get(self.variant.name)
+        if quiet is not None and self.quiet >= quiet:
             return 0, "quiet moves"
         limit = self._endgame_limit()
         if limit and self.endgame >= limit:
@@ -171,12 +176,15 @@ class DraughtsGame:
         return None
 
     def _endgame_limit(self) -> int:
-        """Moves (both sides') the FMJD endgame rule allows now, 0 when none applies:
-        a lone king against 3 pieces with a king, 32; against 1 or 2 with a king, 10."""
-        if self.variant.name not in ("international", "brazilian"):
-            return 0
+        """Moves (both sides') an endgame rule allows now, 0 when none applies: the FMJD's,
+        a lone king against 3 pieces with a king, 32; against 1 or 2 with a king, 10; in
+        Turkish draughts one piece against one, 4."""
         board = self.position.board
         sides = [[p for p in board if p * c > 0] for c in (1, -1)]
+        if self.variant.name == "turkish":
+            return 4 if len(sides[0]) == len(sides[1]) == 1 else 0
+        if self.variant.name not in ("international", "brazilian"):
+            return 0
         for lone, other in (sides, sides[::-1]):
             if len(lone) == 1 and abs(lone[0]) == KING and any(abs(p) == KING for p in other):
                 return 32 if len(other) == 3 else 10 if len(other) <= 2 else 0

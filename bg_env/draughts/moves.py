@@ -10,6 +10,9 @@
   where the variant says (``men_capture_backward``); kings step along any diagonal, at any
   distance when they fly, and take a piece anywhere ahead on a diagonal with an empty
   square right behind it, landing on any empty square beyond (:func:`king_jumps`).
+* Turkish draughts: the same along rows and columns, men forward and sideways
+  (:func:`forward`); a piece taken comes off at once (:func:`_empty`), and no piece takes
+  straight back the way it came (:func:`turned_back`).
 * Italian draughts: men may not take kings (:func:`man_may_take`), and among the
   captures that take the most, :func:`by_priority` chooses.
 * Crowning (:func:`crowned`): a man ending its move on the far row becomes a king; in
@@ -62,24 +65,28 @@ class DraughtsMove:
 
 
 # ------------------------------------------------------------------ directions
-def forward(colour: int) -> tuple[int, int]:
-    """The indices in :data:`DIRECTIONS` of ``colour``'s forward diagonals."""
+def forward(pos: DraughtsPosition, colour: int) -> tuple[int, ...]:
+    """The directions (indices of the board's lines) of ``colour``'s forward moves: the
+    two forward diagonals, or in Turkish draughts forward and sideways."""
+    if pos.variant.orthogonal:
+        return (0, 1, 2) if colour > 0 else (3, 1, 2)
     return (0, 1) if colour > 0 else (2, 3)
 
 
 def man_capture_directions(pos: DraughtsPosition, colour: int) -> tuple[int, ...]:
     """Where a man may take: forward, and backward where the variant allows it."""
-    return (0, 1, 2, 3) if pos.variant.men_capture_backward else forward(colour)
+    return (0, 1, 2, 3) if pos.variant.men_capture_backward else forward(pos, colour)
 
 
 # ------------------------------------------------------------------ plain moves
 def steps(pos: DraughtsPosition, square: int) -> list[DraughtsMove]:
-    """The moves without a capture of the piece on ``square``: a man one square forward,
-    a king along every diagonal (as far as it is empty when kings fly, else one)."""
+    """The moves without a capture of the piece on ``square``: a man one square forward
+    (or sideways, in Turkish draughts), a king along every line (as far as it is empty
+    when kings fly, else one)."""
     piece, g = pos.board[square], pos.variant.geometry
     colour, king = (1 if piece > 0 else -1), abs(piece) == KING
     out = []
-    for d in (range(4) if king else forward(colour)):
+    for d in (range(4) if king else forward(pos, colour)):
         for to in g.rays[square][d]:
             if pos.board[to]:
                 break
@@ -97,18 +104,21 @@ def crowned(pos: DraughtsPosition, start: int, end: int, king: bool) -> bool:
 
 # ------------------------------------------------------------------ captures
 def jumps(pos: DraughtsPosition, at: int, colour: int, king: bool, origin: int,
-          taken: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+          taken: tuple[int, ...], banned: int = -1) -> list[tuple[int, tuple[int, ...], int]]:
     """The single captures open to a piece of ``colour`` on ``at`` (a king or not),
     midway through a move that began on ``origin`` (empty now) and has taken ``taken``
-    (still on the board, not to be jumped again): ``(square taken, landing squares)``."""
+    (still on the board and not to be jumped again; in Turkish draughts off the board
+    already): ``(square taken, landing squares, direction)``, none in direction
+    ``banned``."""
     if king and pos.variant.flying_kings:
-        return king_jumps(pos, at, colour, origin, taken)
+        return king_jumps(pos, at, colour, origin, taken, banned)
     g, out = pos.variant.geometry, []
     for d in (range(4) if king else man_capture_directions(pos, colour)):
         ray = g.rays[at][d]
-        if (len(ray) >= 2 and _enemy(pos, ray[0], colour, taken) and _empty(pos, ray[1], origin)
+        if (d != banned and len(ray) >= 2 and _enemy(pos, ray[0], colour, taken)
+                and _empty(pos, ray[1], origin, taken)
                 and (king or man_may_take(pos, ray[0]))):
-            out.append((ray[0], (ray[1],)))
+            out.append((ray[0], (ray[1],), d))
     return out
 
 
@@ -118,25 +128,27 @@ def man_may_take(pos: DraughtsPosition, square: int) -> bool:
 
 
 def king_jumps(pos: DraughtsPosition, at: int, colour: int, origin: int,
-               taken: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
-    """A flying king's captures: along each diagonal, past empty squares, the first piece
-    if it is an opponent's not yet taken, and every empty square right behind it up to the
-    next piece (a taken piece blocks)."""
+               taken: tuple[int, ...], banned: int = -1) -> list[tuple[int, tuple[int, ...], int]]:
+    """A flying king's captures: along each line, past empty squares, the first piece if
+    it is an opponent's not yet taken, and every empty square right behind it up to the
+    next piece (a taken piece blocks, but in Turkish draughts, where it is gone)."""
     g, out = pos.variant.geometry, []
     for d in range(4):
+        if d == banned:
+            continue
         ray = g.rays[at][d]
         k = 0
-        while k < len(ray) and _empty(pos, ray[k], origin):
+        while k < len(ray) and _empty(pos, ray[k], origin, taken):
             k += 1
         if k >= len(ray) - 1 or not _enemy(pos, ray[k], colour, taken):
             continue
         landings = []
         for to in ray[k + 1:]:
-            if not _empty(pos, to, origin):
+            if not _empty(pos, to, origin, taken):
                 break
             landings.append(to)
         if landings:
-            out.append((ray[k], tuple(landings)))
+            out.append((ray[k], tuple(landings), d))
     return out
 
 
@@ -144,8 +156,17 @@ def _enemy(pos: DraughtsPosition, square: int, colour: int, taken: tuple[int, ..
     return pos.board[square] * colour < 0 and square not in taken
 
 
-def _empty(pos: DraughtsPosition, square: int, origin: int) -> bool:
-    return pos.board[square] == 0 or square == origin
+def _empty(pos: DraughtsPosition, square: int, origin: int, taken: tuple[int, ...]) -> bool:
+    """Empty now: no piece, the moving piece's start, or in Turkish draughts a piece taken
+    (off the board at once)."""
+    return (pos.board[square] == 0 or square == origin
+            or (pos.variant.orthogonal and square in taken))
+
+
+def turned_back(pos: DraughtsPosition, d: int) -> int:
+    """The direction a piece may not take next after taking in direction ``d``: straight
+    back, in Turkish draughts (-1: none)."""
+    return 3 - d if pos.variant.orthogonal else -1
 
 
 def crowned_mid_capture(pos: DraughtsPosition, square: int, colour: int, king: bool) -> bool:
@@ -161,26 +182,28 @@ def capture_sequences(pos: DraughtsPosition, square: int) -> list[DraughtsMove]:
     piece = pos.board[square]
     colour, king = (1 if piece > 0 else -1), abs(piece) == KING
     out: list[DraughtsMove] = []
-    _extend(pos, square, colour, king, king, (square,), (), out)
+    _extend(pos, square, colour, king, king, (square,), (), -1, out)
     return out
 
 
-def _extend(pos, origin, colour, was_king, king, path, taken, out) -> None:
+def _extend(pos, origin, colour, was_king, king, path, taken, banned, out) -> None:
     """Depth-first: the sequences going on from ``path[-1]`` after taking ``taken``."""
     at = path[-1]
-    options = jumps(pos, at, colour, king, origin, taken) if not _stops(pos, at, colour, king,
-                                                                     path) else []
+    options = (jumps(pos, at, colour, king, origin, taken, banned)
+               if not _stops(pos, at, colour, king, path) else [])
     if not options:
         if taken:
             crown = (not was_king and (king or crowned(pos, origin, at, False)))
             out.append(DraughtsMove(path, taken, crown))
         return
-    for victim, landings in options:
-        after = taken + (victim,)
-        going_on = [to for to in landings if _can_go_on(pos, origin, colour, king, to, after)]
+    for victim, landings, d in options:
+        after, back = taken + (victim,), turned_back(pos, d)
+        going_on = [to for to in landings
+                    if _can_go_on(pos, origin, colour, king, to, after, back)]
         for to in (going_on or landings):
             _extend(pos, origin, colour, was_king,
-                    king or crowned_mid_capture(pos, to, colour, king), path + (to,), after, out)
+                    king or crowned_mid_capture(pos, to, colour, king), path + (to,), after,
+                    back, out)
 
 
 def _stops(pos, at, colour, king, path) -> bool:
@@ -189,12 +212,12 @@ def _stops(pos, at, colour, king, path) -> bool:
             and pos.variant.geometry.row(at) == crown_row(pos.variant, colour))
 
 
-def _can_go_on(pos, origin, colour, king, to, taken) -> bool:
+def _can_go_on(pos, origin, colour, king, to, taken, banned) -> bool:
     """Whether a piece landing on ``to`` could take again."""
     king = king or crowned_mid_capture(pos, to, colour, king)
     if _stops(pos, to, colour, king, (origin, to)):
         return False
-    return bool(jumps(pos, to, colour, king, origin, taken))
+    return bool(jumps(pos, to, colour, king, origin, taken, banned))
 
 
 def most_taken(moves: list[DraughtsMove]) -> list[DraughtsMove]:

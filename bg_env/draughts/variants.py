@@ -19,13 +19,16 @@ variant                   board  men    first       men take  kings  most pieces
 ``english``               8x8    12     black       no        no     free choice  ends move
 ``losing``                10x10  20     white       yes       yes    required     no
 ``italian``               8x8    12     white       no        no     required     ends move
+``turkish``               8x8    16     white       no        yes    required     no
 ========================  =====  =====  ==========  ========  =====  ===========  =========
 
 ``losing`` (the "losing game", giveaway) plays the international moves; the side that
 cannot move (no pieces left, or all blocked) wins instead of losing. ``italian`` plays on
 a board turned a quarter (its top-left square is playable), men may not take kings, and
 among the captures that take the most pieces it prefers a king's, then the most kings
-taken, then the king met first.
+taken, then the king met first. ``turkish`` plays on every square along rows and columns
+(``orthogonal``): men forward and sideways, a piece taken off at once, no capture straight
+back.
 """
 
 from __future__ import annotations
@@ -68,23 +71,34 @@ class DraughtsVariant:
     """Italian draughts' order among the captures that take the most pieces: a king's
     capture before a man's, then the one that takes the most kings, then the one that
     meets a king first."""
+    orthogonal: bool = False
+    """Turkish draughts: every square is played, the pieces move along rows and columns,
+    men forward and sideways (and take so), a piece taken comes off at once, and a king
+    does not turn back within a capture."""
+    back_rows: int = 0
+    """Empty rows behind each side's men at the start (1 in Turkish draughts)."""
 
     @property
     def geometry(self):
         """The board's :class:`~bg_env.draughts.geometry.Geometry`."""
         from .geometry import geometry
 
-        return geometry(self.size, self.dark_top_left)
+        return geometry(self.size, self.dark_top_left, self.orthogonal)
 
     @property
     def squares(self) -> int:
-        """Playable (dark) squares: 50 on 10x10, 32 on 8x8."""
-        return self.size * self.size // 2
+        """Playable squares: 50 on 10x10, 32 on 8x8 (the dark ones), 64 in Turkish."""
+        return self.size * self.size // (1 if self.orthogonal else 2)
+
+    @property
+    def per_row(self) -> int:
+        """Playable squares in a row."""
+        return self.size // (1 if self.orthogonal else 2)
 
     @property
     def men(self) -> int:
         """Men each side starts with."""
-        return self.men_rows * self.size // 2
+        return self.men_rows * self.per_row
 
 
 VARIANTS: dict[str, DraughtsVariant] = {
@@ -96,6 +110,8 @@ VARIANTS: dict[str, DraughtsVariant] = {
         DraughtsVariant("losing", 10, 4, "white", True, True, True, False, False, losing=True),
         DraughtsVariant("italian", 8, 3, "white", False, False, True, False, True,
                         dark_top_left=True, men_take_kings=False, capture_priorities=True),
+        DraughtsVariant("turkish", 8, 2, "white", False, True, True, False, False,
+                        orthogonal=True, back_rows=1),
     )
 }
 """Every variant by name."""

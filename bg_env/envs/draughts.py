@@ -17,10 +17,12 @@ Observation:
     move ends). The mask is all zeros for the agent not acting.
 
 Action:
-    ``Discrete(squares * 4 * (size - 1))`` (1,800 on 10x10, 896 on 8x8), in the acting
-    agent's view: ``((square - 1) * 4 + d) * (size - 1) + (k - 1)`` moves the piece on
-    ``square`` ``k`` squares along diagonal ``d`` (up-left, up-right, down-left,
-    down-right). ``env.hop(action)`` says which squares of the board (PDN numbers) that is.
+    ``Discrete(squares * 4 * (size - 1))`` (1,800 on 10x10, 896 on 8x8, 1,792 in
+    Turkish draughts), in the acting agent's view:
+    ``((square - 1) * 4 + d) * (size - 1) + (k - 1)`` moves the piece on ``square``
+    ``k`` squares along diagonal ``d`` (up-left, up-right, down-left, down-right; in
+    Turkish draughts along line ``d``: up, left, right, down). ``env.hop(action)`` says
+    which squares of the board (PDN numbers) that is.
 
 Rewards:
     0 until the game ends; then +1 to the winner, -1 to the loser, 0 to both in a draw.
@@ -34,8 +36,9 @@ Episode End:
 
 Arguments:
     ``variant``: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
-    ``"english"``, ``"losing"`` or ``"italian"``; ``render_mode``: ``None``, ``"ansi"``
-    or ``"human"``. ``reset(options={"fen": ...})`` starts from a PDN FEN.
+    ``"english"``, ``"losing"``, ``"italian"`` or ``"turkish"``; ``render_mode``:
+    ``None``, ``"ansi"`` or ``"human"``. ``reset(options={"fen": ...})`` starts from a
+    PDN FEN.
 
 Version History:
     * v0: initial release.
@@ -78,7 +81,7 @@ class raw_env(AECEnv):
 
     Args:
         variant: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
-            ``"english"``, ``"losing"`` or ``"italian"``.
+            ``"english"``, ``"losing"``, ``"italian"`` or ``"turkish"``.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
     """
 

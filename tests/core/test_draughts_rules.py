@@ -133,6 +133,27 @@ def test_italian_prefers_a_kings_capture_then_the_most_kings():
     assert [m.long_notation for m in legal_moves(pos)] == ["23x14"]
 
 
+def test_turkish_start_men_move_forward():
+    pos = DraughtsPosition.start("turkish")
+    assert pos.fen() == "W:W41-56:B9-24"
+    assert notations(pos) == {f"{s}-{s - 8}" for s in range(41, 49)}
+
+
+def test_turkish_men_move_and_take_forward_and_sideways():
+    # white man 36 (row 4, column 3): up, left and right; a black man beside it is taken
+    assert notations(DraughtsPosition.from_fen("W:W36:B1", "turkish")) == {
+        "36-28", "36-35", "36-37"}
+    assert notations(DraughtsPosition.from_fen("W:W36:B37,1", "turkish")) == {"36x38"}
+
+
+def test_turkish_kings_do_not_turn_straight_back():
+    # white king 36 between black men on 34 and 38 of its row: after taking one it may
+    # not come back the way it went (the square it crossed is empty at once) to take the
+    # other, so each capture takes one
+    pos = DraughtsPosition.from_fen("W:WK36:B34,38,1", "turkish")
+    assert notations(pos) == {"36x39", "36x40", "36x33"}
+
+
 def test_english_kings_move_one_square():
     pos = DraughtsPosition.from_fen("W:WK18:B1", "english")
     assert notations(pos) == {"18-14", "18-15", "18-22", "18-23"}

@@ -19,7 +19,7 @@ from bg_env.envs.draughts import PLANES
 
 
 @pytest.mark.parametrize("variant", ["international", "english", "russian", "brazilian",
-                                     "losing", "italian"])
+                                     "losing", "italian", "turkish"])
 def test_pettingzoo_api_test(variant):
     api_test(draughts_v0.env(variant=variant), num_cycles=200)
 
