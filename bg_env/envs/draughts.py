@@ -136,8 +136,14 @@ class raw_env(AECEnv):
 
     def hop(self, action: int, agent: str | None = None) -> tuple[int, int] | None:
         """The squares (PDN numbers of the board) of ``agent``'s ``action`` (the acting
-        agent's by default), or ``None`` when it leaves the board."""
+        agent's by default), or ``None`` when it leaves the board.
+
+        Raises:
+            ValueError: not an action of the action space."""
         agent = agent or self.agent_selection
+        action = action_index(action)
+        if not 0 <= action < self.action_spaces[agent].n:
+            raise ValueError(f"action {action}: expected 0..{self.action_spaces[agent].n - 1}")
         return hop_of(self.geometry, self._view_action(action, self._turned(agent)))
 
     def action_of(self, start: int, end: int, agent: str | None = None) -> int:

@@ -140,6 +140,9 @@ def test_bad_arguments_and_options_are_named():
     assert env.fen() == "W:W31-50:B1-20"  # left as it was
     with pytest.raises(RuntimeError, match="before reset"):
         draughts_v0.raw_env().step(0)
+    with pytest.raises(ValueError, match="action 1800: expected 0..1799"):
+        env.hop(1800)
+    assert env.hop(env.action_of(32, 28)) == (32, 28)
 
 
 def play_random(env, rnd: random.Random, steps: int) -> list:
