@@ -2,7 +2,8 @@
 draughts on 10x10 under the FMJD rules and the variants of :mod:`.variants`.
 
 The rules, pure Python (the slow reference): :mod:`.board` (squares in PDN numbering,
-positions, FEN) and :mod:`.moves` (legal moves, one small function per rule), tested
+positions, FEN), :mod:`.moves` (legal moves, one small function per rule), :mod:`.game`
+(a game hop by hop, the draw rules) and :mod:`.pdn` (game records), tested
 against ``pydraughts`` (the ``draughts`` extra) on random games and positions of every
 variant.
 
@@ -16,7 +17,9 @@ variant.
 
 from .board import BLACK, WHITE, DraughtsPosition, InvalidFenError
 from .moves import DraughtsMove, apply_move, legal_moves, parse_move
+from .pdn import PdnGame, read_pdn, write_pdn
 from .variants import VARIANTS, DraughtsVariant, get_variant
 
 __all__ = ["DraughtsPosition", "DraughtsMove", "DraughtsVariant", "InvalidFenError", "VARIANTS",
-           "WHITE", "BLACK", "apply_move", "get_variant", "legal_moves", "parse_move"]
+           "WHITE", "BLACK", "apply_move", "get_variant", "legal_moves", "parse_move",
+           "PdnGame", "read_pdn", "write_pdn"]

@@ -58,8 +58,14 @@ class DraughtsGame:
     result: tuple[int, str] | None = None
     """Once over: ``(winner, reason)``, the winner's colour (1 white, -1 black) or 0 for a
     draw; the reason ``"no moves"``, ``"repetition"``, ``"quiet moves"`` or ``"endgame"``."""
+    initial: DraughtsPosition | None = None
+    """The position the game started from (``position`` when not given)."""
+    played: list[DraughtsMove] = field(default_factory=list)
+    """The moves made, in order (:func:`~bg_env.draughts.pdn.write_pdn` writes them)."""
 
     def __post_init__(self) -> None:
+        if self.initial is None:
+            self.initial = self.position
         self._moves = legal_moves(self.position)
         self.seen[self._key()] += 1
         if not self._moves:
@@ -148,6 +154,7 @@ class DraughtsGame:
         kings_only = abs(self.position.board[move.start]) == KING and not move.captured
         under_rule = self._endgame_limit()
         self.position = apply_move(self.position, move)
+        self.played.append(move)
         self.hops = []
         self.plies += 1
         self.quiet = self.quiet + 1 if kings_only else 0

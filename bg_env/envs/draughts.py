@@ -54,6 +54,7 @@ from pettingzoo import AECEnv
 from ..draughts.actions import hop_action, hop_of, n_actions
 from ..draughts.board import DraughtsPosition
 from ..draughts.game import DraughtsGame, IllegalHopError
+from ..draughts.pdn import PdnGame, result_text, write_pdn
 from ..draughts.variants import get_variant
 from ..game.game import action_index
 from .start import check_options, step_refused
@@ -238,6 +239,15 @@ class raw_env(AECEnv):
     def fen(self) -> str:
         """The position's PDN FEN (at a move's start; mid-capture, the board before it)."""
         return self.game.position.fen()
+
+    def pdn(self, **tags) -> str:
+        """The game so far as a PDN record (:mod:`bg_env.draughts.pdn`; ``tags`` such as
+        ``White="me"`` added), its result once it is over."""
+        game = self.game
+        winner = None if game.result is None else game.result[0]
+        record = PdnGame(game.initial, list(game.played), result_text(self.variant, winner),
+                         {k: str(v) for k, v in tags.items()})
+        return write_pdn(record)
 
     def render(self):
         """The board as text (``w``/``b`` men, ``W``/``B`` kings), as the module's

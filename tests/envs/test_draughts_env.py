@@ -167,6 +167,21 @@ def test_a_copy_goes_on_like_the_original(clone):
     assert play_random(env, random.Random(1), 200) == play_random(twin, random.Random(1), 200)
 
 
+def test_the_game_is_written_as_a_pdn_record():
+    from bg_env.draughts import read_pdn
+
+    env = draughts_v0.env(variant="english")
+    env.reset(seed=0)
+    rnd = random.Random(2)
+    while not env.terminations[env.agent_selection]:
+        legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+        env.step(int(legal[rnd.randrange(len(legal))]))
+    text = env.unwrapped.pdn(White="a", Black="b")
+    game = read_pdn(text)
+    assert game.positions()[-1] == env.unwrapped.game.position
+    assert game.result in ("1-0", "0-1", "1/2-1/2") and '[White "a"]' in text
+
+
 def test_render_returns_or_prints_the_board(capsys):
     env = draughts_v0.env(render_mode="ansi")
     env.reset(seed=0)
