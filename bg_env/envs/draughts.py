@@ -37,7 +37,7 @@ Episode End:
 Arguments:
     ``variant``: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
     ``"english"``, ``"losing"``, ``"italian"`` or ``"turkish"``; ``render_mode``:
-    ``None``, ``"ansi"`` or ``"human"``. ``reset(options={"fen": ...})`` starts from a
+    ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture). ``reset(options={"fen": ...})`` starts from a
     PDN FEN.
 
 Version History:
@@ -57,6 +57,7 @@ from ..draughts.game import DraughtsGame, IllegalHopError
 from ..draughts.pdn import PdnGame, result_text, write_pdn
 from ..draughts.variants import get_variant
 from ..game.game import action_index
+from .draughts_render import draughts_rgb
 from .start import check_options, step_refused
 from .wrappers import wrap
 
@@ -64,7 +65,7 @@ __all__ = ["env", "raw_env", "PLANES", "IllegalHopError"]
 
 PLANES = ("own men", "own kings", "opponent men", "opponent kings", "moving piece", "taken")
 """The observation's planes, in order."""
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 _PLANE_OF = np.array([3, 2, 0, 0, 1])
 """The plane of a piece of value ``v`` (from the observer's side: -2 the opponent's king,
 -1 its man, 1 the observer's man, 2 its king) at ``_PLANE_OF[v + 2]``."""
@@ -83,7 +84,7 @@ class raw_env(AECEnv):
     Args:
         variant: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
             ``"english"``, ``"losing"``, ``"italian"`` or ``"turkish"``.
-        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
     """
 
     metadata = {"name": "draughts_v0", "render_modes": list(RENDER_MODES),
@@ -250,17 +251,21 @@ class raw_env(AECEnv):
         return write_pdn(record)
 
     def render(self):
-        """The board as text (``w``/``b`` men, ``W``/``B`` kings), as the module's
-        ``render_mode`` says: returned (``"ansi"``) or printed (``"human"``)."""
+        """The board as the module's ``render_mode`` says: the text board (``w``/``b``
+        men, ``W``/``B`` kings) returned (``"ansi"``) or printed (``"human"``), or its
+        picture as an RGB array (``"rgb_array"``, :mod:`bg_env.envs.draughts_render`)."""
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; "
-                                  "make the env with render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; make the env "
+                                  "with render_mode='ansi', 'human' or 'rgb_array'")
             return None
-        text = str(self.game.position)
-        if self.game.hops:
-            text += f" (mid-move: {'x'.join(map(str, self.game.hops))})"
+        game = self.game
+        if self.render_mode == "rgb_array":
+            return draughts_rgb(game.position, tuple(game.hops), game.taken())
+        text = str(game.position)
+        if game.hops:
+            text += f" (mid-move: {'x'.join(map(str, game.hops))})"
         if self.render_mode == "human":
             print(text)
             return None

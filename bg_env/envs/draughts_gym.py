@@ -28,7 +28,7 @@ Arguments:
     with ``act(env) -> int`` (``agents.players.draughts.DraughtsAlphaBeta``, ...) or a
     callable ``f(env) -> int`` given the two-agent env; ``learner``: ``None``,
     ``"player_0"`` or ``"player_1"``; ``variant``, ``render_mode`` (``"ansi"``,
-    ``"human"``): as the two-agent env's.
+    ``"human"``, ``"rgb_array"``): as the two-agent env's.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class DraughtsGymEnv(gym.Env):
     ((8, 8, 6), True)
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, opponent: Any = "random", learner: str | None = None,
                  variant: str = "international", render_mode: str | None = None,
@@ -70,7 +70,8 @@ class DraughtsGymEnv(gym.Env):
             raise ValueError(f"learner={learner!r}: expected None, 'player_0' or 'player_1'")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
-        self.game_env = raw_env(variant=variant, render_mode=render_mode and "ansi")
+        self.game_env = raw_env(variant=variant,
+                                render_mode="ansi" if render_mode == "human" else render_mode)
         self.render_mode = render_mode
         if opponent == "random":
             self.opponent = _random_hop
@@ -152,10 +153,11 @@ class DraughtsGymEnv(gym.Env):
             print(self.game_env.render())
 
     def render(self):
-        """The board as text (``"ansi"``: returned; ``"human"``: printed)."""
+        """The board as text (``"ansi"``: returned; ``"human"``: printed) or its picture
+        (``"rgb_array"``)."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; make the env with "
-                            "render_mode='ansi' or 'human'")
+                            "render_mode='ansi', 'human' or 'rgb_array'")
             return None
         text = self.game_env.render()
         if self.render_mode == "human":

@@ -129,8 +129,8 @@ def test_an_illegal_action_ends_the_game_against_the_offender():
 def test_bad_arguments_and_options_are_named():
     with pytest.raises(ValueError, match="'checkers' unknown; expected one of"):
         draughts_v0.env(variant="checkers")
-    with pytest.raises(ValueError, match="render_mode='rgb_array'"):
-        draughts_v0.env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode='rgb'"):
+        draughts_v0.env(render_mode="rgb")
     env = draughts_v0.raw_env()
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"\['fne'\] unknown; allowed keys: \['fen'\]"):
@@ -180,6 +180,44 @@ def test_the_game_is_written_as_a_pdn_record():
     game = read_pdn(text)
     assert game.positions()[-1] == env.unwrapped.game.position
     assert game.result in ("1-0", "0-1", "1/2-1/2") and '[White "a"]' in text
+
+
+def _pixel(img, geometry, square, dy=0, dx=0):
+    r, c = geometry.cells[square]
+    return tuple(int(x) for x in img[r * 48 + 24 + dy, c * 48 + 24 + dx])
+
+
+@pytest.mark.parametrize("variant", ["international", "turkish"])
+def test_the_picture_shows_the_pieces_from_whites_side(variant):
+    env = draughts_v0.env(render_mode="rgb_array", variant=variant)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    img = env.render()
+    size = raw.variant.size
+    assert img.shape == (size * 48, size * 48, 3) and img.dtype == np.uint8
+    g, n = raw.geometry, raw.variant.squares
+    white = [s for s in range(1, n + 1) if raw.game.position.board[s] > 0]
+    black = [s for s in range(1, n + 1) if raw.game.position.board[s] < 0]
+    assert min(_pixel(img, g, white[0])) > 200 and max(_pixel(img, g, black[0])) < 60
+    empty = next(s for s in range(1, n + 1) if not raw.game.position.board[s])
+    assert _pixel(img, g, empty) not in (_pixel(img, g, white[0]), _pixel(img, g, black[0]))
+
+
+def test_the_picture_marks_kings_and_the_capture_under_way():
+    env = draughts_v0.env(render_mode="rgb_array")
+    env.reset(options={"fen": "W:W33,K46:B29,19,20,3"})
+    raw = env.unwrapped
+    g = raw.geometry
+    before = env.render()
+    ring = _pixel(before, g, 46, dy=-12)  # the gold ring of the king on 46
+    assert ring[0] > 180 and ring[2] < 100
+    env.step(raw.action_of(33, 24))  # 33x24, a choice of how to go on
+    img = env.render()
+    assert raw.game.hops == [33, 24]
+    assert min(_pixel(img, g, 24)) > 200  # the man where it got to
+    assert _pixel(img, g, 33) != _pixel(before, g, 33)  # its start empty
+    red = _pixel(img, g, 29, dy=-12, dx=-12)  # (the cross runs corner to corner)
+    assert red[0] > 180 and red[1] < 80 and red != _pixel(before, g, 29, dy=-12, dx=-12)
 
 
 def test_render_returns_or_prints_the_board(capsys):
