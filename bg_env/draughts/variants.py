@@ -34,6 +34,9 @@ back.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+
+from .geometry import geometry
 
 __all__ = ["DraughtsVariant", "VARIANTS", "get_variant"]
 
@@ -78,11 +81,16 @@ class DraughtsVariant:
     back_rows: int = 0
     """Empty rows behind each side's men at the start (1 in Turkish draughts)."""
 
-    @property
-    def geometry(self):
-        """The board's :class:`~bg_env.draughts.geometry.Geometry`."""
-        from .geometry import geometry
+    def __getstate__(self) -> dict:
+        """Pickled without the cached :attr:`geometry` (made again on first use)."""
+        state = self.__dict__.copy()
+        state.pop("geometry", None)
+        return state
 
+    @cached_property
+    def geometry(self):
+        """The board's :class:`~bg_env.draughts.geometry.Geometry` (made once: the move
+        generator reads it at every step)."""
         return geometry(self.size, self.dark_top_left, self.orthogonal)
 
     @property
