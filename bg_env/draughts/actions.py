@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .board import Geometry
 
-__all__ = ["n_actions", "hop_action", "hop_of", "path_actions"]
+__all__ = ["n_actions", "hop_action", "hop_of", "path_actions", "turned_action"]
 
 
 def n_actions(g: Geometry) -> int:
@@ -48,3 +48,13 @@ def hop_of(g: Geometry, action: int) -> tuple[int, int] | None:
 def path_actions(g: Geometry, path: tuple[int, ...]) -> list[int]:
     """The hops of a move's path, as actions."""
     return [hop_action(g, a, b) for a, b in zip(path, path[1:])]
+
+
+def turned_action(g: Geometry, action: int) -> int:
+    """The action of the same hop on the board turned half round (square ``s`` is square
+    ``n + 1 - s`` there, direction ``d`` is ``3 - d``): how the side at the top sees its
+    actions. Turning twice gives the action back."""
+    per_square = 4 * (g.size - 1)
+    square, rest = divmod(action, per_square)
+    d, k = divmod(rest, g.size - 1)
+    return ((len(g.cells) - 2 - square) * 4 + (3 - d)) * (g.size - 1) + k

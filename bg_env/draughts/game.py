@@ -98,6 +98,22 @@ class DraughtsGame:
         going = self.moves_going()
         return going[0].captured[:max(len(self.hops) - 1, 0)] if going else ()
 
+    def board_now(self) -> list[int]:
+        """The board as it stands in the move being played: the moving piece where it has
+        got to (back on its start, if a capture has brought it there), its start otherwise
+        empty; the pieces taken so far still on it."""
+        board = list(self.position.board)
+        if self.hops:
+            piece, board[self.hops[0]] = board[self.hops[0]], 0
+            board[self.hops[-1]] = piece
+        return board
+
+    def _next_hop(self, move: DraughtsMove) -> int:
+        """The action of ``move``'s next hop after the hops played (its first: the move's
+        first two squares; after that one landing a hop)."""
+        k = max(len(self.hops), 1)
+        return hop_action(self.variant.geometry, move.path[k - 1], move.path[k])
+
     def legal_actions(self) -> list[int]:
         """The hops that may be played now (ascending), none once the game is over."""
         if self.result is not None:
@@ -105,13 +121,7 @@ class DraughtsGame:
         key = (self.plies, len(self.hops))  # (hops only grow within a move)
         cached = getattr(self, "_legal", None)
         if cached is None or cached[0] != key:
-            g, n = self.variant.geometry, len(self.hops)
-            if n == 0:
-                legal = sorted({hop_action(g, m.path[0], m.path[1]) for m in self._moves})
-            else:
-                legal = sorted({hop_action(g, m.path[n - 1], m.path[n])
-                                for m in self.moves_going()})
-            cached = self._legal = (key, legal)
+            cached = self._legal = (key, sorted({self._next_hop(m) for m in self.moves_going()}))
         return list(cached[1])
 
     # ------------------------------------------------------------------ play
@@ -125,14 +135,8 @@ class DraughtsGame:
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalHopError(f"action {action!r} is not a legal hop now; legal: {legal}")
-        g, n = self.variant.geometry, len(self.hops)
-        if n == 0:
-            going = [m for m in self._moves if hop_action(g, m.path[0], m.path[1]) == action]
-            self.hops = list(going[0].path[:2])
-        else:
-            going = [m for m in self.moves_going()
-                     if hop_action(g, m.path[n - 1], m.path[n]) == action]
-            self.hops.append(going[0].path[n])
+        going = [m for m in self.moves_going() if self._next_hop(m) == action]
+        self.hops = list(going[0].path[:max(len(self.hops), 1) + 1])
         self._go_on(going)
 
     def _go_on(self, going: list[DraughtsMove]) -> None:
@@ -160,16 +164,18 @@ class DraughtsGame:
         self.quiet = self.quiet + 1 if kings_only else 0
         self.seen[self._key()] += 1
         self._moves = legal_moves(self.position)
+        limit = self._endgame_limit()
         # (counted from the first move made under an endgame rule, not the one that made it)
-        self.endgame = self.endgame + 1 if under_rule and self._endgame_limit() else 0
-        self.result = self._ended()
+        self.endgame = self.endgame + 1 if under_rule and limit else 0
+        self.result = self._ended(limit)
 
     # ------------------------------------------------------------------ the end
     def _no_moves_winner(self) -> int:
         """The side to move cannot move: it loses, or in the losing game wins."""
         return self.turn if self.variant.losing else -self.turn
 
-    def _ended(self) -> tuple[int, str] | None:
+    def _ended(self, limit: int) -> tuple[int, str] | None:
+        """The result after a move, ``limit`` the endgame rule's now (0: none)."""
         if not self._moves:
             return self._no_moves_winner(), "no moves"
         if self.seen[self._key()] >= 3:
@@ -177,7 +183,6 @@ class DraughtsGame:
         quiet = QUIET_LIMITS.get(self.variant.name)
         if quiet is not None and self.quiet >= quiet:
             return 0, "quiet moves"
-        limit = self._endgame_limit()
         if limit and self.endgame >= limit:
             return 0, "endgame"
         return None

@@ -51,7 +51,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..draughts.actions import hop_action, hop_of, n_actions
+from ..draughts.actions import hop_action, hop_of, n_actions, turned_action
 from ..draughts.board import DraughtsPosition
 from ..draughts.game import DraughtsGame, IllegalHopError
 from ..draughts.pdn import PdnGame, result_text, write_pdn
@@ -129,12 +129,7 @@ class raw_env(AECEnv):
     def _view_action(self, action: int, turned: bool) -> int:
         """An action of the board's frame in a turned agent's (the same: turning is its
         own inverse), or unchanged."""
-        if not turned:
-            return action
-        per_square = 4 * (self.variant.size - 1)
-        square, rest = divmod(action, per_square)
-        d, k = divmod(rest, self.variant.size - 1)
-        return ((self.variant.squares - 1 - square) * 4 + (3 - d)) * (self.variant.size - 1) + k
+        return turned_action(self.geometry, action) if turned else action
 
     def hop(self, action: int, agent: str | None = None) -> tuple[int, int] | None:
         """The squares (PDN numbers of the board) of ``agent``'s ``action`` (the acting
@@ -163,12 +158,12 @@ class raw_env(AECEnv):
             raise ValueError(f"agent {agent!r}: expected one of {self.possible_agents}")
         game, g = self.game, self.geometry
         colour, turned = self._colour[agent], self._turned(agent)
-        board = np.array(game.position.board[1:], dtype=np.int8) * colour
+        board = np.array((game.board_now() if game.hops else game.position.board)[1:],
+                         dtype=np.int8) * colour
         planes = np.zeros((g.size, g.size, len(PLANES)), dtype=np.float32)
         rows, cols = self._cells[turned]
-        if game.hops:  # the piece where it has got to, its start empty
-            start, now = game.hops[0] - 1, game.hops[-1] - 1
-            board[now], board[start] = board[start], 0
+        if game.hops:  # the piece where it has got to, and what it has taken so far
+            now = game.hops[-1] - 1
             planes[rows[now], cols[now], 4] = 1.0
             taken = np.array(game.taken(), dtype=np.int64) - 1
             planes[rows[taken], cols[taken], 5] = 1.0
@@ -262,7 +257,7 @@ class raw_env(AECEnv):
             return None
         game = self.game
         if self.render_mode == "rgb_array":
-            return draughts_rgb(game.position, tuple(game.hops), game.taken())
+            return draughts_rgb(game.position.variant, game.board_now(), game.taken())
         text = str(game.position)
         if game.hops:
             text += f" (mid-move: {'x'.join(map(str, game.hops))})"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..draughts.board import KING, DraughtsPosition
+from ..draughts.board import KING
+from ..draughts.variants import DraughtsVariant
 
 __all__ = ["draughts_rgb", "CELL"]
 
@@ -21,11 +22,12 @@ PIECES = {1: ((244, 242, 236), (90, 90, 90)), -1: ((35, 32, 30), (200, 200, 200)
 GOLD, RED = (212, 175, 55), (210, 40, 40)
 
 
-def draughts_rgb(position: DraughtsPosition, hops: tuple[int, ...] = (),
-                 taken: tuple[int, ...] = (), cell: int = CELL) -> np.ndarray:
-    """``position`` as a ``uint8`` RGB array, ``size * cell`` pixels a side. ``hops``: the
-    squares of the move being played (its start, the landings so far); ``taken``: the
-    pieces it has taken so far.
+def draughts_rgb(variant: DraughtsVariant, board, taken: tuple[int, ...] = (),
+                 cell: int = CELL) -> np.ndarray:
+    """A board of ``variant`` (``board[s]`` the piece on square ``s``: a position's, or
+    :meth:`DraughtsGame.board_now <bg_env.draughts.game.DraughtsGame.board_now>` in the
+    middle of a move) as a ``uint8`` RGB array, ``size * cell`` pixels a side; ``taken``:
+    the pieces the move being played has taken so far.
 
     Raises:
         ValueError: ``cell`` below 8 pixels.
@@ -34,11 +36,7 @@ def draughts_rgb(position: DraughtsPosition, hops: tuple[int, ...] = (),
 
     if not isinstance(cell, int) or cell < 8:
         raise ValueError(f"cell={cell!r}: expected a whole number of pixels, 8 or more")
-    v, g = position.variant, position.variant.geometry
-    board = list(position.board)
-    if hops:
-        board[hops[-1]], board[hops[0]] = board[hops[0]], 0 if hops[0] != hops[-1] else board[
-            hops[0]]
+    v, g = variant, variant.geometry
     img = Image.new("RGB", (v.size * cell, v.size * cell), LIGHT)
     draw = ImageDraw.Draw(img)
     for s in range(1, v.squares + 1):

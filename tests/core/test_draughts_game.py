@@ -57,6 +57,19 @@ def test_a_capture_is_played_hop_by_hop_and_the_pieces_come_off_at_the_end():
     assert game.position.fen() == "B:W15:B3,19"
 
 
+def test_the_board_now_keeps_a_piece_whose_capture_crosses_its_start():
+    # a Turkish king's capture that passes its own start (51) on the way: midway there,
+    # the king stands on 51, and the pieces it has taken are still on the board
+    pos = DraughtsPosition.from_fen("W:WK51:B3,12,16,24,26,27,31,38,43,48,52,55", "turkish")
+    (move,) = [m for m in legal_moves(pos)
+               if m.long_notation == "51x54x6x2x42x47x15x11x51x56x40"]
+    game = DraughtsGame(pos, hops=list(move.path[:9]))
+    board = game.board_now()
+    assert game.hops[-1] == 51 and board[51] == 2
+    assert all(board[s] == -1 for s in game.taken()) and len(game.taken()) == 8
+    assert DraughtsGame(pos, hops=[51, 54]).board_now()[51] == 0  # (its start left empty)
+
+
 def test_hops_that_every_choice_shares_are_played_at_once():
     # the only capture is 33x24x13: one action plays it whole
     game = DraughtsGame(DraughtsPosition.from_fen("W:W33:B29,19,3", "international"))
@@ -103,13 +116,22 @@ def test_quiet_king_moves_draw():
 
 
 def test_a_lone_king_against_two_kings_draws_after_five_moves_each():
-    game = DraughtsGame(DraughtsPosition.from_fen("W:WK46,K50:BK5", "international"))
-    rnd = random.Random(0)
+    # from the position on, each side plays quiet king moves that take nothing, give
+    # nothing to take and repeat nothing: the 10th move (5 each) draws
+    game = DraughtsGame(DraughtsPosition.from_fen("W:WK1,K2:BK50", "international"))
+    seen = {game.position.board}
     while game.result is None:
-        game.step(rnd.choice(game.legal_actions()))
-    assert game.result[1] in ("endgame", "repetition", "no moves")
-    if game.result[1] == "endgame":
-        assert game.plies == 10
+        move = next(m for m in legal_moves(game.position) if quiet(game.position, m, seen))
+        game.play(move)
+        seen.add(game.position.board)
+    assert game.result == (0, "endgame") and game.plies == 10
+
+
+def quiet(pos, move, seen) -> bool:
+    """A move that takes nothing, reaches a new board and leaves nothing to take."""
+    after = apply_move(pos, move)
+    return (not move.captured and after.board not in seen
+            and not any(m.captured for m in legal_moves(after)))
 
 
 def test_the_action_space_sizes():
