@@ -38,6 +38,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from ..game.game import action_index
 from .config import check_reward
 from .draughts import raw_env
 from .start import step_refused
@@ -129,8 +130,8 @@ class DraughtsGymEnv(gym.Env):
         if not self._started or self._over:
             raise step_refused(self._started)
         mask = self.action_masks()
-        action = int(action) if isinstance(action, (int, np.integer)) else action
-        if not isinstance(action, int) or not 0 <= action < len(mask) or not mask[action]:
+        action = action_index(action)  # numpy integers pass; 3.7 or True raises
+        if not 0 <= action < len(mask) or not mask[action]:
             if self.illegal_action == "raise":
                 raise ValueError(f"action {action!r} is not a legal hop of {self.learner}; "
                                  f"legal: {np.flatnonzero(mask).tolist()}")
@@ -138,12 +139,8 @@ class DraughtsGymEnv(gym.Env):
             obs, info = self._observe()
             info["illegal_action"] = action
             return obs, self.illegal_reward, True, False, info
-        g = self.game_env
-        g.step(action)
-        reward = float(g.rewards[self.learner]) if g.terminations[self.learner] else 0.0
-        if not g.terminations[self.learner]:
-            reward = self._play_opponent()
-        self._over = g.terminations[self.learner]
+        self.game_env.step(action)
+        reward = self._play_opponent()  # (the end's reward, whoever's hop ended it)
         obs, info = self._observe()
         self._show()
         return obs, reward, self._over, False, info
