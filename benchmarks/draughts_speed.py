@@ -2,7 +2,8 @@
 variant): one run, process CPU time, the rows taking turns
 (``bg_env.bench.timing.interleaved``), both driven by each library's documented loop with
 the same picker (``random.Random``): PettingZoo's ``agent_iter`` / ``last()`` /
-``step`` (``None`` once an agent is done) on ``draughts_v0.env(variant="english")``, and
+``step`` (``None`` once an agent is done; ``bg-env bench``'s loop,
+:func:`bg_env.bench.run.random_aec_game`) on ``draughts_v0.env(variant="english")``, and
 ``legal_actions()`` / ``apply_action`` on OpenSpiel's state. Games per CPU second; the
 decisions of a game are each library's (a hop here, a jump there: the same unit).
 
@@ -14,23 +15,11 @@ from __future__ import annotations
 import argparse
 import random
 
+import itertools
+
 from bg_env import draughts_v0
+from bg_env.bench.run import random_aec_game
 from bg_env.bench.timing import games_row, interleaved
-
-
-def pettingzoo_game(env, rnd: random.Random) -> int:
-    env.reset(seed=rnd.randrange(2**31))
-    steps = 0
-    for agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            action = None
-        else:
-            legal = obs["action_mask"].nonzero()[0]
-            action = int(legal[rnd.randrange(len(legal))])
-            steps += 1
-        env.step(action)
-    return steps
 
 
 def openspiel_game(game, rnd: random.Random) -> int:
@@ -48,9 +37,9 @@ def main(argv: list[str] | None = None) -> dict:
     args = p.parse_args(argv)
     rows = {}
     for variant in ("english", "international"):
-        env, rnd = draughts_v0.env(variant=variant), random.Random(0)
+        env, seeds = draughts_v0.env(variant=variant), itertools.count()
         rows[f"draughts_v0.env({variant})"] = games_row(
-            lambda env=env, rnd=rnd: pettingzoo_game(env, rnd))
+            lambda env=env, seeds=seeds: random_aec_game(env, next(seeds)))
     try:
         import pyspiel
     except ImportError:

@@ -221,7 +221,7 @@ class KernelBatch:
             if match is not None:
                 self.match[i] = match_columns(match)
             which[i] = True
-        learner = self.learner
+        learner = self.learner  # (0 or 1, or -1: drawn for each game)
         if self.match_length:
             batch_match.continue_matches(self._code, g.state, g.me, g.opp, g.seeds, g.rules,
                                          self._crawford_rules, g.mask, self.match, which,

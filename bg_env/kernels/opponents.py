@@ -41,8 +41,8 @@ from .pubeval import best_result, is_race, pubeval_best
 from .variant_moves import BOARD
 from .variant_search import HIT_CODE
 
-__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "SKIP", "start_episodes", "continue_episodes", "step_against",
-           "turn_start", "variant_plays", "PLAYS_CAP", "new_work", "fitted_work"]
+__all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "SKIP", "start_episodes", "continue_episodes",
+           "step_against", "turn_start", "variant_plays", "PLAYS_CAP", "new_work", "fitted_work"]
 
 RANDOM, PUBEVAL = 0, 1
 OPPONENTS = {"random": RANDOM, "pubeval": PUBEVAL}
