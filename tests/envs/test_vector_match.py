@@ -53,19 +53,28 @@ INFO_KEYS = ("outcome", "points", "cube_value", "winner", "game", "score", "game
              "crawford_games")
 
 
-def lockstep(config: dict, opponent: str, learner: str, seed: int, steps: int) -> dict:
-    """Play ``steps`` learner decisions through the kernels and the single env at once;
-    returns counts of what was seen."""
+def lockstep(config: dict, opponent: str, learner: str, seed: int, steps: int,
+             options: dict | None = None) -> dict:
+    """Play ``steps`` learner decisions through the kernels and the single env at once,
+    both started from reset ``options`` when given; returns counts of what was seen."""
     kernels = KernelBatch(1, learner=learner, opponent=opponent, **config)
     kernels.seed(seed)
     single = BackgammonEnv(opponent=opponent, learner=learner, **config)
     single.game_env.np_random = SplitMix(kernels.games.seeds[0])
     rng = np.random.default_rng(seed)
-    obs = kernels.reset()
-    expected, _ = single.reset()
+    obs = kernels.reset(None if options is None else [options])
+    expected, info = single.reset(options=options)
+    if options is not None:
+        where = f"{config} {options} {learner} seed {seed}"
+        assert kernels.reset_infos[0]["opening_reward"] == np.float32(info["opening_reward"]), (
+            where)
+        if not single.action_masks().any():  # the game ended before the learner's decision
+            np.testing.assert_array_equal(kernels.reset_infos[0]["terminal_observation"],
+                                          expected, err_msg=where)
+            expected, _ = single.reset()
     seen = {"episodes": 0, "crawford": 0, "doubles": 0, "truncated": 0}
     for step in range(steps):
-        where = f"{config} seed {seed} step {step}"
+        where = f"{config} {options} seed {seed} step {step}"
         np.testing.assert_array_equal(obs[0], expected, err_msg=where)
         mask = kernels.action_masks()[0]
         np.testing.assert_array_equal(mask, single.action_masks(), err_msg=where)

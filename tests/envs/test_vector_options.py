@@ -2,9 +2,9 @@
 the single Gymnasium env started from the same options (the reference: the game made by
 :func:`bg_env.envs.start.start_game`).
 
-Both draw from the same dice (the single env's generator is a Python copy of the kernel
-game's: ``helpers.SplitMix``); the learner's actions are chosen by the test. At every
-step the observations, masks, rewards and dones must be equal.
+The lockstep is :func:`test_vector_match.lockstep`'s (the same dice on both sides: the
+single env's generator is a Python copy of the kernel game's): at every step the
+observations, masks, rewards and dones must be equal.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bg_env.envs.gym_env import BackgammonEnv  # noqa: E402
 from bg_env.envs.kernel_batch import KernelBatch  # noqa: E402
 from bg_env.game.game import Phase  # noqa: E402
 from bg_env.kernels import match as batch_match  # noqa: E402
-from helpers import SplitMix  # noqa: E402
+from test_vector_match import lockstep  # noqa: E402  (the same lockstep, from options)
 
 START = "4HPwATDgc/ABMA"
 CONFIGS = {
@@ -32,7 +32,6 @@ CONFIGS = {
     "nackgammon_cube": dict(variant="nackgammon", cube=True),
     "long_nardy": dict(variant="long_nardy", cube=False),
 }
-INFO_KEYS = ("outcome", "points", "cube_value", "winner", "game", "score", "games")
 
 
 def readable(variant, position_id: str) -> bool:
@@ -74,49 +73,13 @@ def snapshots(config: dict, seed: int, count: int) -> list[dict]:
     return found
 
 
-def lockstep_from(config: dict, options: dict, learner: str, seed: int, steps: int) -> int:
-    """The kernels and the single env started from ``options``, then ``steps`` learner
-    decisions in lockstep; returns the episodes finished."""
-    kernels = KernelBatch(1, learner=learner, **config)
-    kernels.seed(seed)
-    single = BackgammonEnv(opponent="random", learner=learner, **config)
-    single.game_env.np_random = SplitMix(kernels.games.seeds[0])
-    obs = kernels.reset([options])
-    expected, info = single.reset(options=options)
-    where = f"{config} {options} {learner} seed {seed}"
-    assert kernels.reset_infos[0]["opening_reward"] == np.float32(info["opening_reward"]), where
-    if single.action_masks().sum() == 0:  # the game ended before the learner's decision
-        ended = kernels.reset_infos[0]
-        np.testing.assert_array_equal(ended["terminal_observation"], expected, err_msg=where)
-        expected, _ = single.reset()
-    episodes = 0
-    rng = np.random.default_rng(seed)
-    for step in range(steps):
-        at = f"{where} step {step}"
-        np.testing.assert_array_equal(obs[0], expected, err_msg=at)
-        mask = kernels.action_masks()[0]
-        np.testing.assert_array_equal(mask, single.action_masks(), err_msg=at)
-        action = int(rng.choice(np.flatnonzero(mask)))
-        obs, rewards, dones, infos = kernels.step(np.array([action]))
-        expected, reward, terminated, truncated, info = single.step(action)
-        assert rewards[0] == np.float32(reward), at
-        assert dones[0] == (terminated or truncated), at
-        if dones[0]:
-            episodes += 1
-            np.testing.assert_array_equal(infos[0]["terminal_observation"], expected, err_msg=at)
-            for key in INFO_KEYS:
-                assert infos[0].get(key) == info.get(key), (key, at)
-            expected, _ = single.reset()
-    return episodes
-
-
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_games_started_from_positions_go_on_as_the_single_env(name):
     config = CONFIGS[name]
     episodes = 0
     for k, options in enumerate(snapshots(config, seed=len(name), count=6)):
         learner = ("player_0", "player_1")[k % 2]
-        episodes += lockstep_from(config, options, learner, seed=k, steps=100)
+        episodes += lockstep(config, "random", learner, k, 100, options)["episodes"]
     assert episodes >= 1
 
 
