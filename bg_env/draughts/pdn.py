@@ -76,8 +76,8 @@ def _written(pos: DraughtsPosition, move: DraughtsMove) -> str:
 def write_pdn(game: PdnGame) -> str:
     """The PDN text of ``game`` (see the module docstring)."""
     v = game.start.variant
-    tags = {t: "?" for t in SEVEN_TAGS}
-    tags.update({"Result": game.result, "GameType": str(GAME_TYPES[v.name]), "Variant": v.name})
+    tags = {t: "?" for t in SEVEN_TAGS}  # (the seven first, in their order)
+    tags.update({"GameType": str(GAME_TYPES[v.name]), "Variant": v.name})
     if game.start != DraughtsPosition.start(v):
         tags["FEN"] = game.start.fen()
     tags.update(game.tags)
@@ -137,7 +137,7 @@ def read_pdn(text: str) -> PdnGame:
     variant = _variant_of(tags)
     start = (DraughtsPosition.from_fen(tags["FEN"], variant) if "FEN" in tags
              else DraughtsPosition.start(variant))
-    game = PdnGame(start, tags={k: v for k, v in tags.items()})
+    game = PdnGame(start, tags=tags)
     pos = start
     for token in _move_tokens(" ".join(body)):
         if token in _RESULTS:
@@ -149,7 +149,8 @@ def read_pdn(text: str) -> PdnGame:
             raise ValueError(f"PDN move {len(game.moves) + 1} {token!r}: {exc}") from None
         game.moves.append(move)
         pos = apply_move(pos, move)
-    game.result = tags.get("Result", game.result) if game.result == "*" else game.result
+    if game.result == "*":  # (none after the moves: the tag's)
+        game.result = tags.get("Result", "*")
     return game
 
 
