@@ -6,6 +6,10 @@ the same picker (``random.Random``): PettingZoo's ``agent_iter`` / ``last()`` /
 :func:`bg_env.bench.run.random_aec_game`) on ``draughts_v0.env(variant="english")``, and
 ``legal_actions()`` / ``apply_action`` on OpenSpiel's state. Games per CPU second; the
 decisions of a game are each library's (a hop here, a jump there: the same unit).
+Then the legal-move generators alone, in the same run: the Python reference
+(:func:`bg_env.draughts.moves.legal_moves`) and its compiled fast path
+(:func:`bg_env.kernels.draughts.fast_legal_moves`, which the env uses), over the positions
+of random games, calls per CPU second.
 
     python benchmarks/draughts_speed.py --seconds 5
 """
@@ -13,13 +17,16 @@ decisions of a game are each library's (a hop here, a jump there: the same unit)
 from __future__ import annotations
 
 import argparse
-import random
-
 import itertools
+import random
 
 from bg_env import draughts_v0
 from bg_env.bench.run import random_aec_game
 from bg_env.bench.timing import games_row, interleaved
+from bg_env.draughts import DraughtsPosition, apply_move, legal_moves
+from bg_env.kernels.draughts import fast_legal_moves
+
+GENERATORS = {"reference": legal_moves, "kernel": fast_legal_moves}
 
 
 def openspiel_game(game, rnd: random.Random) -> int:
@@ -29,6 +36,28 @@ def openspiel_game(game, rnd: random.Random) -> int:
         state.apply_action(legal[rnd.randrange(len(legal))])
         steps += 1
     return steps
+
+
+def game_positions(variant: str, games: int = 20, plies: int = 200,
+                   seed: int = 0) -> list[DraughtsPosition]:
+    """The positions of ``games`` random games of ``variant`` (``plies`` moves at most)."""
+    rnd, out = random.Random(seed), []
+    for _ in range(games):
+        pos = DraughtsPosition.start(variant)
+        for _ in range(plies):
+            out.append(pos)
+            moves = legal_moves(pos)
+            if not moves:
+                break
+            pos = apply_move(pos, rnd.choice(moves))
+    return out
+
+
+def generator_row(generate, positions: list[DraughtsPosition]):
+    """A row calling ``generate`` on each of ``positions``: ``(calls, moves listed)``."""
+    def block() -> tuple[int, int]:
+        return len(positions), sum(len(generate(p)) for p in positions)
+    return block
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -47,13 +76,24 @@ def main(argv: list[str] | None = None) -> dict:
     if pyspiel is not None:
         game, rnd = pyspiel.load_game("checkers"), random.Random(0)
         rows["OpenSpiel checkers"] = games_row(lambda: openspiel_game(game, rnd))
+    games = len(rows)
+    for variant in ("english", "international", "turkish"):
+        positions = game_positions(variant)
+        fast_legal_moves(positions[0])  # (compiled, or loaded from the cache, first)
+        for name, generate in GENERATORS.items():
+            rows[f"legal moves, {name} ({variant})"] = generator_row(generate, positions)
     measured = interleaved(rows, args.seconds)
-    for name, m in measured.items():
-        print(f"{name:34s} {m['per_s']:9.1f} games/s {m['steps_per_s']:11.0f} decisions/s")
+    for i, (name, m) in enumerate(measured.items()):
+        unit = ("games/s", "decisions/s") if i < games else ("calls/s", "moves/s")
+        print(f"{name:36s} {m['per_s']:10.1f} {unit[0]} {m['steps_per_s']:11.0f} {unit[1]}")
     if pyspiel is not None:
         base = measured["OpenSpiel checkers"]["per_s"]
         print(f"draughts_v0 (english) / OpenSpiel checkers: "
               f"{measured['draughts_v0.env(english)']['per_s'] / base:.2f}x")
+    for variant in ("english", "international", "turkish"):
+        ratio = (measured[f"legal moves, kernel ({variant})"]["per_s"]
+                 / measured[f"legal moves, reference ({variant})"]["per_s"])
+        print(f"legal moves ({variant}), kernel / reference: {ratio:.2f}x")
     return measured
 
 

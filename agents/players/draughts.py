@@ -11,9 +11,10 @@ import random
 
 import numpy as np
 
-from bg_env.draughts import DraughtsPosition, apply_move, legal_moves
+from bg_env.draughts import DraughtsPosition, apply_move
 from bg_env.draughts.board import KING
 from bg_env.draughts.moves import DraughtsMove
+from bg_env.kernels.draughts import fast_legal_moves as legal_moves
 
 __all__ = ["DraughtsRandom", "DraughtsAlphaBeta", "evaluate"]
 

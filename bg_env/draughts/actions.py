@@ -31,10 +31,10 @@ def hop_action(g: Geometry, start: int, end: int) -> int:
     Raises:
         ValueError: the two squares are not on one diagonal.
     """
-    for d, ray in enumerate(g.rays[start]):
-        if end in ray:
-            return ((start - 1) * 4 + d) * (g.size - 1) + ray.index(end)
-    raise ValueError(f"squares {start} and {end} are not on one diagonal")
+    line = g.lines.get((start, end))
+    if line is None:
+        raise ValueError(f"squares {start} and {end} are not on one diagonal")
+    return ((start - 1) * 4 + line[0]) * (g.size - 1) + line[1]
 
 
 def hop_of(g: Geometry, action: int) -> tuple[int, int] | None:

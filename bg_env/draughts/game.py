@@ -22,6 +22,7 @@ loses (wins in the losing game). It is drawn by
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .actions import hop_action
@@ -62,11 +63,17 @@ class DraughtsGame:
     """The position the game started from (``position`` when not given)."""
     played: list[DraughtsMove] = field(default_factory=list)
     """The moves made, in order (:func:`~bg_env.draughts.pdn.write_pdn` writes them)."""
+    generator: Callable[[DraughtsPosition], list[DraughtsMove]] = field(
+        default=legal_moves, repr=False, compare=False)
+    """What lists the legal moves of a position: the reference
+    :func:`~bg_env.draughts.moves.legal_moves`, or its compiled fast path
+    :func:`bg_env.kernels.draughts.fast_legal_moves` (the same moves in the same order;
+    the envs use it)."""
 
     def __post_init__(self) -> None:
         if self.initial is None:
             self.initial = self.position
-        self._moves = legal_moves(self.position)
+        self._moves = self.generator(self.position)
         self.seen[self._key()] += 1
         if not self._moves:
             self.result = (self._no_moves_winner(), "no moves")
@@ -114,15 +121,23 @@ class DraughtsGame:
         k = max(len(self.hops), 1)
         return hop_action(self.variant.geometry, move.path[k - 1], move.path[k])
 
+    def _by_next_hop(self) -> dict[int, list[DraughtsMove]]:
+        """The legal moves that begin with the hops played so far, by the action of their
+        next hop, in the moves' order (made once a hop: hops only grow within a move)."""
+        key = (self.plies, len(self.hops))
+        cached = getattr(self, "_going", None)
+        if cached is None or cached[0] != key:
+            by: dict[int, list[DraughtsMove]] = {}
+            for m in self.moves_going():
+                by.setdefault(self._next_hop(m), []).append(m)
+            cached = self._going = (key, by)
+        return cached[1]
+
     def legal_actions(self) -> list[int]:
         """The hops that may be played now (ascending), none once the game is over."""
         if self.result is not None:
             return []
-        key = (self.plies, len(self.hops))  # (hops only grow within a move)
-        cached = getattr(self, "_legal", None)
-        if cached is None or cached[0] != key:
-            cached = self._legal = (key, sorted({self._next_hop(m) for m in self.moves_going()}))
-        return list(cached[1])
+        return sorted(self._by_next_hop())
 
     # ------------------------------------------------------------------ play
     def step(self, action: int) -> None:
@@ -132,10 +147,10 @@ class DraughtsGame:
         Raises:
             IllegalHopError: ``action`` is not among :meth:`legal_actions` (nothing changed).
         """
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalHopError(f"action {action!r} is not a legal hop now; legal: {legal}")
-        going = [m for m in self.moves_going() if self._next_hop(m) == action]
+        going = self._by_next_hop().get(action) if self.result is None else None
+        if not going:
+            raise IllegalHopError(f"action {action!r} is not a legal hop now; legal: "
+                                  f"{self.legal_actions()}")
         self.hops = list(going[0].path[:max(len(self.hops), 1) + 1])
         self._go_on(going)
 
@@ -163,7 +178,7 @@ class DraughtsGame:
         self.plies += 1
         self.quiet = self.quiet + 1 if kings_only else 0
         self.seen[self._key()] += 1
-        self._moves = legal_moves(self.position)
+        self._moves = self.generator(self.position)
         limit = self._endgame_limit()
         # (counted from the first move made under an endgame rule, not the one that made it)
         self.endgame = self.endgame + 1 if under_rule and limit else 0
@@ -191,12 +206,13 @@ class DraughtsGame:
         """Moves (both sides') an endgame rule allows now, 0 when none applies: the FMJD's,
         a lone king against 3 pieces with a king, 32; against 1 or 2 with a king, 10; in
         Turkish draughts one piece against one, 4."""
+        name = self.variant.name
+        if name not in ("international", "brazilian", "turkish"):
+            return 0
         board = self.position.board
         sides = [[p for p in board if p * c > 0] for c in (1, -1)]
-        if self.variant.name == "turkish":
+        if name == "turkish":
             return 4 if len(sides[0]) == len(sides[1]) == 1 else 0
-        if self.variant.name not in ("international", "brazilian"):
-            return 0
         for lone, other in (sides, sides[::-1]):
             if len(lone) == 1 and abs(lone[0]) == KING and any(abs(p) == KING for p in other):
                 return 32 if len(other) == 3 else 10 if len(other) <= 2 else 0

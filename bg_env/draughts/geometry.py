@@ -11,7 +11,7 @@ the rows and columns: square 1 is the top-left one, 64 the bottom-right.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 __all__ = ["DIRECTIONS", "ORTHOGONAL", "Geometry", "geometry"]
 
@@ -50,6 +50,13 @@ class Geometry:
 
     def row(self, square: int) -> int:
         return self.cells[square][0]
+
+    @cached_property
+    def lines(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """``lines[start, end]``: ``(d, k)`` when ``end`` is the ``k``-th square (0 the
+        nearest) from ``start`` along direction ``d`` (made once a board)."""
+        return {(s, to): (d, k) for s in range(1, len(self.cells))
+                for d, ray in enumerate(self.rays[s]) for k, to in enumerate(ray)}
 
 
 @lru_cache(maxsize=None)

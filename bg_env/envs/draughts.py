@@ -37,8 +37,8 @@ Episode End:
 Arguments:
     ``variant``: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
     ``"english"``, ``"losing"``, ``"italian"`` or ``"turkish"``; ``render_mode``:
-    ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture). ``reset(options={"fen": ...})`` starts from a
-    PDN FEN.
+    ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture).
+    ``reset(options={"fen": ...})`` starts from a PDN FEN.
 
 Version History:
     * v0: initial release.
@@ -57,6 +57,7 @@ from ..draughts.game import DraughtsGame, IllegalHopError
 from ..draughts.pdn import PdnGame, result_text, write_pdn
 from ..draughts.variants import get_variant
 from ..game.game import action_index
+from ..kernels.draughts import fast_legal_moves
 from .draughts_render import draughts_rgb
 from .start import check_options, step_refused
 from .wrappers import wrap
@@ -110,10 +111,14 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self.game: DraughtsGame | None = None
-        cells = np.array(self.geometry.cells[1:])
-        turned = cells[::-1]  # (square s seen turned half round is square n + 1 - s)
-        self._cells = {False: (cells[:, 0], cells[:, 1]), True: (turned[:, 0], turned[:, 1])}
-        """Each square's (rows, columns) in the board as it is and turned half round."""
+        cells = np.array(self.geometry.cells, np.int64)
+        flat = (cells[:, 0] * size + cells[:, 1]) * len(PLANES)
+        turned = np.concatenate(([0], flat[1:][::-1]))  # (square s seen turned: n + 1 - s)
+        self._offsets = {False: flat, True: turned}
+        """Where square ``s``'s planes start in the flat observation, in the board as it
+        is and turned half round (``[0]`` unused)."""
+        self._turned_actions = np.array([turned_action(self.geometry, a) for a in range(n)])
+        """Each action seen turned half round (:func:`turned_action`)."""
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -158,20 +163,20 @@ class raw_env(AECEnv):
             raise ValueError(f"agent {agent!r}: expected one of {self.possible_agents}")
         game, g = self.game, self.geometry
         colour, turned = self._colour[agent], self._turned(agent)
-        board = np.array((game.board_now() if game.hops else game.position.board)[1:],
-                         dtype=np.int8) * colour
-        planes = np.zeros((g.size, g.size, len(PLANES)), dtype=np.float32)
-        rows, cols = self._cells[turned]
+        board = np.array(game.board_now() if game.hops else game.position.board, np.int8)
+        at = self._offsets[turned]
+        planes = np.zeros(g.size * g.size * len(PLANES), dtype=np.float32)
+        occupied = np.flatnonzero(board)  # (board[0] is 0)
+        planes[at[occupied] + _PLANE_OF[board[occupied] * colour + 2]] = 1.0
         if game.hops:  # the piece where it has got to, and what it has taken so far
-            now = game.hops[-1] - 1
-            planes[rows[now], cols[now], 4] = 1.0
-            taken = np.array(game.taken(), dtype=np.int64) - 1
-            planes[rows[taken], cols[taken], 5] = 1.0
-        occupied = np.flatnonzero(board)
-        planes[rows[occupied], cols[occupied], _PLANE_OF[board[occupied] + 2]] = 1.0
+            planes[at[game.hops[-1]] + 4] = 1.0
+            taken = list(game.taken())
+            planes[at[taken] + 5] = 1.0
+        planes = planes.reshape(g.size, g.size, len(PLANES))
         mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         if agent == self.agent_selection and game.result is None:
-            mask[[self._view_action(a, turned) for a in game.legal_actions()]] = 1
+            legal = game.legal_actions()
+            mask[self._turned_actions[legal] if turned else legal] = 1
         return {"observation": planes, "action_mask": mask}
 
     # ------------------------------------------------------------------ play
@@ -189,7 +194,7 @@ class raw_env(AECEnv):
             self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.game = DraughtsGame(position)
+        self.game = DraughtsGame(position, generator=fast_legal_moves)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}

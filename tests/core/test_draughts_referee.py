@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from draughts_cases import random_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bg_env.draughts import DraughtsPosition, apply_move, get_variant, legal_moves
-from bg_env.draughts.board import KING, MAN, crown_row
+from bg_env.draughts import DraughtsPosition, apply_move, legal_moves
+from bg_env.draughts.board import KING
 
 draughts = pytest.importorskip("draughts")
 
@@ -84,21 +85,6 @@ def test_random_games_have_the_referees_legal_moves(variant):
             board.push(theirs[our_key(move)])
             pos = apply_move(pos, move)
     assert positions > 400 and captures > 100
-
-
-@st.composite
-def random_positions(draw, variant: str):
-    """A board with 1-9 pieces a side anywhere (kings more than half the time: men never
-    stand on their crown row), either side to move."""
-    v = get_variant(variant)
-    g = v.geometry
-    squares = draw(st.lists(st.integers(1, v.squares), min_size=2, max_size=18, unique=True))
-    board = [0] * (v.squares + 1)
-    for k, s in enumerate(squares):
-        colour = 1 if k % 2 == 0 else -1
-        king = draw(st.booleans()) or g.row(s) == crown_row(v, colour)
-        board[s] = colour * (KING if king else MAN)
-    return DraughtsPosition(v, tuple(board), draw(st.sampled_from((1, -1))))
 
 
 @pytest.mark.parametrize("variant", ["international", "english", "losing", "italian",
