@@ -1,30 +1,34 @@
-"""How often an agent's money cube decisions agree with GNU Backgammon's 0-ply verdicts.
+"""How often an agent's money cube decisions agree with GNU Backgammon's own verdicts.
 
-Not a test: a measurement (needs the optional gnubg-nn). Usage, from the repository root::
+Not a test: a measurement. It needs the optional ``gnubg`` package (GNU Backgammon as a
+Python module, GPL-3.0: ``pip install 'bg-env[cube-reference]'``), whose ``hint`` gives
+the reference (:mod:`agents.evaluation.gnubg_cube`). Usage, from the repository root::
 
-    python benchmarks/cube_agreement.py --agents td,ppo --games 60 --per-class 50 --json out.json
+    python benchmarks/cube_agreement.py --agents td,gnubg --games 150 --per-class 100
 
 Positions: the boards before the roll of every turn (the opening excepted) of ``--games``
-cubeless td-vs-td self-play games, cube centred, money play (Jacoby off, no beavers), the
-player on roll at least an even favourite by gnubg's count (else the cube question is
-idle).
+cubeless td-vs-td self-play games, the player on roll at least an even favourite by
+gnubg's count (else the cube question is idle), money play (Jacoby off, no beavers), in
+each cube state of ``--cubes``: ``centred`` (cube 1) and ``owned`` (cube 2, owned by the
+player on roll, who may redouble).
 
-Reference verdicts: gnubg-nn's Python bindings give no cubeful money evaluation
-(``evaluate_cube_decision`` answers "Not implemented for money"), so the reference is GNU
-Backgammon's 0-ply cubeful money method rebuilt from its parts: gnubg's own 0-ply
-cubeless probabilities through Janowski's cube-life formulas with gnubg's default cube
-efficiencies (0.68 in contact, the pip-count rule in races), which is what gnubg's 0-ply
-money evaluation does (:mod:`agents.players.cube`). Each position gets one class: no double,
-double/take, double/pass, too good; the set is balanced, ``--per-class`` of each (fewer
-if self-play gave fewer).
+Reference: GNU Backgammon's cube analysis of each (``--plies``, 0 by default): its
+cubeful equities of no double, double/take and double/pass and its proper cube action,
+one of four classes -- no double, double/take, double/pass, too good (an optional double,
+where both are worth the same, is left out). The set is balanced
+in each cube state, ``--per-class`` of each class (fewer if self-play gave fewer).
 
 Scores, for each agent deciding through its own ``cube_action``:
 
-* double / no double: the agent doubles where the class is double/take or double/pass,
-  and not where it is no double or too good (a never-doubling agent scores 50 %);
-* take / pass: after a double, the agent (as the opponent) takes where the class is no
-  double or double/take and passes where it is double/pass or too good (an always-taking
-  agent scores 50 %).
+* double / no double: the agent doubles where gnubg says double (take or pass), and not
+  where it says no double or too good (a never-doubling agent scores 50 %);
+* take / pass: after a double the agent (as the opponent) takes where gnubg's proper
+  action ends "take" and passes where it ends "pass" (an always-taking agent scores 50 %).
+
+``--agents`` takes any :func:`agents.load_agent` spec; ``gnubg`` is GNU Backgammon's
+neural net (the ``referee`` extra's gnubg-nn) through bg_env's own cube model
+(:mod:`agents.players.cube`), which shows what that model gives with gnubg's
+probabilities.
 """
 
 from __future__ import annotations
@@ -40,12 +44,13 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents import load_agent  # noqa: E402
-from agents.players.cube import CubeSettings, money_verdict  # noqa: E402
 from agents.evaluation.evaluate import MatchView  # noqa: E402
-from bg_env.actions import DOUBLE, DROP, ROLL, TAKE  # noqa: E402
+from agents.evaluation.gnubg_cube import KINDS, GnubgCube  # noqa: E402
+from bg_env.actions import DOUBLE, DROP, TAKE  # noqa: E402
 from bg_env.game.game import Game, Phase, Rules  # noqa: E402
 
-CLASSES = ("no double", "double, take", "double, pass", "too good")
+CUBES = {"centred": (1, -1), "owned": (2, 0)}
+"""Cube states: ``(value, owner)``, the owner 0 the player on roll."""
 
 
 def self_play_positions(games: int, seed: int) -> list:
@@ -66,15 +71,13 @@ def self_play_positions(games: int, seed: int) -> list:
     return out
 
 
-def gnubg_class(gnubg, position, settings: CubeSettings) -> tuple[str, float]:
-    probs = gnubg.probabilities(position)
-    return money_verdict(probs, settings.life(position)).kind, float(probs[0])
-
-
-def agent_decisions(agent, position) -> tuple[bool, bool]:
-    """(doubles?, takes?) of ``agent`` at ``position``, cube centred, money play."""
+def agent_decisions(agent, position, cube_value: int = 1, cube_owner: int = -1
+                    ) -> tuple[bool, bool]:
+    """(doubles?, takes?) of ``agent`` at ``position`` (player on roll to decide, the
+    cube as given), money play."""
     view = MatchView(None)
-    view.game = game = Game.from_position(position, np.random.default_rng(0), Rules(cube=True))
+    view.game = game = Game.from_position(position, np.random.default_rng(0), Rules(cube=True),
+                                          cube_value=cube_value, cube_owner=cube_owner)
     assert game.phase == Phase.CUBE
     doubles = agent.cube_action(view, game.legal_actions()) == DOUBLE
     game.offer_double()
@@ -83,58 +86,82 @@ def agent_decisions(agent, position) -> tuple[bool, bool]:
     return doubles, answer == TAKE
 
 
+def balanced_set(reference: GnubgCube, positions: list, cube: tuple[int, int],
+                 per_class: int, rng) -> tuple[list, dict]:
+    """``[(verdict, position)]``, up to ``per_class`` of each class, and how many of each
+    the positions held (player on roll >= 50 %; optional doubles left out)."""
+    by_kind: dict[str, list] = {k: [] for k in KINDS}
+    for pos in positions:
+        verdict = reference.verdict(pos, *cube)
+        if verdict.win >= 0.5 and verdict.kind in by_kind:
+            by_kind[verdict.kind].append((verdict, pos))
+    chosen = []
+    for kind in KINDS:
+        pool = by_kind[kind]
+        pick = rng.choice(len(pool), size=min(per_class, len(pool)), replace=False)
+        chosen += [pool[i] for i in sorted(pick)]
+    return chosen, {k: len(v) for k, v in by_kind.items()}
+
+
+def score(agent, chosen: list, cube: tuple[int, int]) -> dict:
+    """The agent's agreement with the verdicts of ``chosen``."""
+    dbl_ok = take_ok = 0
+    table = {k: Counter() for k in KINDS}
+    for verdict, pos in chosen:
+        doubles, takes = agent_decisions(agent, pos, *cube)
+        dbl_ok += doubles == verdict.doubles
+        take_ok += takes == verdict.takes
+        table[verdict.kind][("D" if doubles else "ND") + ("/T" if takes else "/P")] += 1
+    n = max(len(chosen), 1)
+    return {"double_agreement": dbl_ok / n, "take_agreement": take_ok / n, "n": len(chosen),
+            "by_class": {k: dict(v) for k, v in table.items()}}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", default="td", help="comma-separated agent specs")
     parser.add_argument("--games", type=int, default=60, help="self-play games to draw from")
     parser.add_argument("--per-class", type=int, default=50)
+    parser.add_argument("--cubes", default="centred,owned",
+                        help=f"cube states, comma-separated: {', '.join(CUBES)}")
+    parser.add_argument("--plies", type=int, default=0, help="gnubg's cube look-ahead")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args(argv)
+    cubes = args.cubes.split(",")
+    unknown = [c for c in cubes if c not in CUBES]
+    if unknown:
+        parser.error(f"--cubes: unknown {unknown}; expected some of {list(CUBES)}")
 
-    gnubg = load_agent("gnubg")
-    settings = CubeSettings()
+    reference = GnubgCube(args.plies)
     positions = self_play_positions(args.games, args.seed)
-    by_class: dict[str, list] = {c: [] for c in CLASSES}
-    for pos in positions:
-        kind, p = gnubg_class(gnubg, pos, settings)
-        if p >= 0.5:
-            by_class[kind].append(pos)
-    rng = np.random.default_rng(args.seed)
-    chosen = []
-    for kind in CLASSES:
-        pool = by_class[kind]
-        pick = rng.choice(len(pool), size=min(args.per_class, len(pool)), replace=False)
-        chosen += [(kind, pool[i]) for i in sorted(pick)]
-    counts = Counter(kind for kind, _ in chosen)
-    print(f"{len(positions)} positions from {args.games} self-play games; "
-          f"available per class (roller >= 50 %): "
-          + ", ".join(f"{k}: {len(v)}" for k, v in by_class.items()))
-    print("balanced set: " + ", ".join(f"{k}: {counts[k]}" for k in CLASSES))
-
-    results = {"positions_drawn": len(positions), "set": dict(counts), "agents": {}}
-    for spec in args.agents.split(","):
-        agent = load_agent(spec)
-        dbl_ok = take_ok = 0
-        table = {k: Counter() for k in CLASSES}
-        for kind, pos in chosen:
-            doubles, takes = agent_decisions(agent, pos)
-            dbl_ok += doubles == (kind in ("double, take", "double, pass"))
-            take_ok += takes == (kind in ("no double", "double, take"))
-            table[kind][("D" if doubles else "ND") + ("/T" if takes else "/P")] += 1
-        n = len(chosen)
-        res = {"double_agreement": dbl_ok / n, "take_agreement": take_ok / n, "n": n,
-               "by_class": {k: dict(v) for k, v in table.items()}}
-        results["agents"][spec] = res
-        print(f"{spec:8s} double/no double {dbl_ok / n:6.1%}   take/pass {take_ok / n:6.1%}   "
-              f"({n} positions)")
-        for kind in CLASSES:
-            print(f"    gnubg {kind:13s}: {spec} " + ", ".join(
-                f"{k} {v}" for k, v in sorted(table[kind].items())))
-    naive_dbl = (counts["no double"] + counts["too good"]) / max(len(chosen), 1)
-    naive_take = (counts["no double"] + counts["double, take"]) / max(len(chosen), 1)
-    results["cube_naive"] = {"double_agreement": naive_dbl, "take_agreement": naive_take}
-    print(f"cube-naive: double/no double {naive_dbl:6.1%}   take/pass {naive_take:6.1%}")
+    print(f"{len(positions)} positions from {args.games} td self-play games; reference: "
+          f"gnubg {args.plies}-ply cube analysis, money, Jacoby off")
+    agents = {spec: load_agent(spec) for spec in args.agents.split(",")}
+    results = {"positions_drawn": len(positions), "plies": args.plies, "cubes": {}}
+    for name in cubes:
+        cube = CUBES[name]
+        chosen, available = balanced_set(reference, positions, cube, args.per_class,
+                                         np.random.default_rng(args.seed))
+        counts = Counter(v.kind for v, _ in chosen)
+        print(f"\ncube {name}: available (roller >= 50 %): "
+              + ", ".join(f"{k} {available[k]}" for k in KINDS)
+              + "; balanced set: " + ", ".join(f"{k} {counts[k]}" for k in KINDS))
+        out = {"available": available, "set": dict(counts), "agents": {}}
+        for spec, agent in agents.items():
+            res = out["agents"][spec] = score(agent, chosen, cube)
+            print(f"  {spec:8s} double/no double {res['double_agreement']:6.1%}   take/pass "
+                  f"{res['take_agreement']:6.1%}   ({res['n']} positions)")
+            for kind in KINDS:
+                print(f"      gnubg {kind:13s}: {spec} " + ", ".join(
+                    f"{k} {v}" for k, v in sorted(res["by_class"][kind].items())))
+        n = max(len(chosen), 1)
+        out["cube_naive"] = {"double_agreement": sum(not v.doubles for v, _ in chosen) / n,
+                             "take_agreement": sum(v.takes for v, _ in chosen) / n}
+        print(f"  never double, always take: double/no double "
+              f"{out['cube_naive']['double_agreement']:6.1%}   take/pass "
+              f"{out['cube_naive']['take_agreement']:6.1%}")
+        results["cubes"][name] = out
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 from helpers import load_script as _load
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -40,3 +41,37 @@ def test_game_lengths_prints_a_row_per_variant(capsys):
     assert rows[0].split()[:2] == ["variant", "games"]
     assert [r.split()[:2] for r in rows[1:]] == [["standard", "3"], ["hypergammon1", "3"]]
     assert all(float(r.split()[2]) > 0 for r in rows[1:])  # decisions were played
+
+
+def test_cube_agreement_scores_each_class_against_the_verdicts():
+    """A reference that calls every position by its pip lead, and an agent that always
+    doubles and always takes: it agrees on exactly the double classes and the take ones."""
+    script = load_script("cube_agreement")
+    from agents.evaluation.gnubg_cube import CubeVerdict
+    from bg_env.actions import DOUBLE, ROLL, TAKE
+    from bg_env.rules.position import Position
+
+    actions = {"double, take": "Double, take", "double, pass": "Double, pass",
+               "no double": "No double, take", "too good": "Too good to double, pass"}
+
+    class Reference:
+        def verdict(self, pos, value, owner):
+            mine, theirs = pos.pips()
+            lead = theirs - mine
+            kind = script.KINDS[min(max(lead // 10, 0), 3)]
+            return CubeVerdict(kind, actions[kind], 0.0, 0.0, 1.0, 0.6)
+
+    class DoubleTake:
+        def cube_action(self, view, legal):
+            return DOUBLE if DOUBLE in legal else TAKE if TAKE in legal else ROLL
+
+    positions = [Position.start()] + [Position.from_position_id(p) for p in (
+        "hmfwATDgc/ABMA", "zD3gAEamnYlDAA", "zD3gAEXGzsFJAA", "8m7AA0Butg0wAA")]
+    chosen, available = script.balanced_set(Reference(), positions, (1, -1), 5,
+                                            np.random.default_rng(0))
+    assert sum(available.values()) == len(chosen) == len(positions)
+    res = script.score(DoubleTake(), chosen, (1, -1))
+    doubles = sum(v.doubles for v, _ in chosen) / len(chosen)
+    takes = sum(v.takes for v, _ in chosen) / len(chosen)
+    assert (res["double_agreement"], res["take_agreement"]) == (doubles, takes)
+    assert 0 < doubles < 1 and 0 < takes < 1
