@@ -1,4 +1,4 @@
-"""How often an agent's money cube decisions agree with GNU Backgammon's own verdicts.
+"""How often an agent's cube decisions agree with GNU Backgammon's own verdicts.
 
 Not a test: a measurement. It needs the optional ``gnubg`` package (GNU Backgammon as a
 Python module, GPL-3.0: ``pip install 'bg-env[cube-reference]'``), whose ``hint`` gives
@@ -8,9 +8,11 @@ the reference (:mod:`agents.evaluation.gnubg_cube`). Usage, from the repository 
 
 Positions: the boards before the roll of every turn (the opening excepted) of ``--games``
 cubeless td-vs-td self-play games, the player on roll at least an even favourite by
-gnubg's count (else the cube question is idle), money play (Jacoby off, no beavers), in
-each cube state of ``--cubes``: ``centred`` (cube 1) and ``owned`` (cube 2, owned by the
-player on roll, who may redouble).
+gnubg's count (else the cube question is idle), in each context: money play (Jacoby off,
+no beavers) in each cube state of ``--cubes`` (``centred``: cube 1; ``owned``: cube 2,
+owned by the player on roll, who may redouble), and a match at each score of
+``--scores`` (``7:4-2``: a 7-point match, the player on roll at 4, the other at 2; cube
+centred; a side 1-away with no Crawford game means post-Crawford, as in gnubg).
 
 Reference: GNU Backgammon's cube analysis of each (``--plies``, 0 by default): its
 cubeful equities of no double, double/take and double/pass and its proper cube action,
@@ -48,6 +50,7 @@ from agents.evaluation.evaluate import MatchView  # noqa: E402
 from agents.evaluation.gnubg_cube import KINDS, GnubgCube  # noqa: E402
 from bg_env.actions import DOUBLE, DROP, TAKE  # noqa: E402
 from bg_env.game.game import Game, Phase, Rules  # noqa: E402
+from bg_env.game.match import Match  # noqa: E402
 
 CUBES = {"centred": (1, -1), "owned": (2, 0)}
 """Cube states: ``(value, owner)``, the owner 0 the player on roll."""
@@ -71,13 +74,15 @@ def self_play_positions(games: int, seed: int) -> list:
     return out
 
 
-def agent_decisions(agent, position, cube_value: int = 1, cube_owner: int = -1
-                    ) -> tuple[bool, bool]:
-    """(doubles?, takes?) of ``agent`` at ``position`` (player on roll to decide, the
-    cube as given), money play."""
-    view = MatchView(None)
-    view.game = game = Game.from_position(position, np.random.default_rng(0), Rules(cube=True),
-                                          cube_value=cube_value, cube_owner=cube_owner)
+def agent_decisions(agent, position, cube: tuple[int, int] = (1, -1),
+                    match: tuple[int, tuple[int, int]] | None = None) -> tuple[bool, bool]:
+    """(doubles?, takes?) of ``agent`` at ``position`` (player on roll to decide; ``cube``:
+    value and owner), money play, or in a match ``(length, (roller's score, other's))``."""
+    view = MatchView(None if match is None else Match(match[0], Rules(cube=True),
+                                                      score=match[1]))
+    rules = Rules(cube=True) if match is None else view.match.game_rules()
+    view.game = game = Game.from_position(position, np.random.default_rng(0), rules,
+                                          cube_value=cube[0], cube_owner=cube[1])
     assert game.phase == Phase.CUBE
     doubles = agent.cube_action(view, game.legal_actions()) == DOUBLE
     game.offer_double()
@@ -86,13 +91,42 @@ def agent_decisions(agent, position, cube_value: int = 1, cube_owner: int = -1
     return doubles, answer == TAKE
 
 
-def balanced_set(reference: GnubgCube, positions: list, cube: tuple[int, int],
-                 per_class: int, rng) -> tuple[list, dict]:
+def contexts(cubes: list[str], scores: list[str]) -> dict[str, dict]:
+    """The contexts to measure, by name: ``{"cube": (value, owner), "match": None or
+    (length, (roller, other))}``.
+
+    Raises:
+        ValueError: an unknown cube state or a score that does not read (named).
+    """
+    out = {}
+    for name in cubes:
+        if name not in CUBES:
+            raise ValueError(f"--cubes: unknown {name!r}; expected some of {list(CUBES)}")
+        out[f"money, cube {name}"] = {"cube": CUBES[name], "match": None}
+    for text in scores:
+        try:
+            length, score = text.split(":")
+            mine, theirs = (int(x) for x in score.split("-"))
+            match = (int(length), (mine, theirs))
+            Match(match[0], score=match[1])
+        except ValueError as exc:
+            raise ValueError(f"--scores: {text!r} is not LENGTH:ROLLER-OTHER with both "
+                             f"below the length ({exc})") from None
+        if max(match[1]) >= match[0]:
+            raise ValueError(f"--scores: {text!r}: the match is over")
+        out[f"{match[0]}-point match at {mine}-{theirs}"] = {"cube": (1, -1), "match": match}
+    return out
+
+
+def balanced_set(reference: GnubgCube, positions: list, context: dict, per_class: int,
+                 rng) -> tuple[list, dict]:
     """``[(verdict, position)]``, up to ``per_class`` of each class, and how many of each
     the positions held (player on roll >= 50 %; optional doubles left out)."""
+    (value, owner), match = context["cube"], context["match"]
+    extra = {} if match is None else {"match_length": match[0], "score": match[1]}
     by_kind: dict[str, list] = {k: [] for k in KINDS}
     for pos in positions:
-        verdict = reference.verdict(pos, *cube)
+        verdict = reference.verdict(pos, value, owner, **extra)
         if verdict.win >= 0.5 and verdict.kind in by_kind:
             by_kind[verdict.kind].append((verdict, pos))
     chosen = []
@@ -103,12 +137,12 @@ def balanced_set(reference: GnubgCube, positions: list, cube: tuple[int, int],
     return chosen, {k: len(v) for k, v in by_kind.items()}
 
 
-def score(agent, chosen: list, cube: tuple[int, int]) -> dict:
+def score(agent, chosen: list, context: dict) -> dict:
     """The agent's agreement with the verdicts of ``chosen``."""
     dbl_ok = take_ok = 0
     table = {k: Counter() for k in KINDS}
     for verdict, pos in chosen:
-        doubles, takes = agent_decisions(agent, pos, *cube)
+        doubles, takes = agent_decisions(agent, pos, context["cube"], context["match"])
         dbl_ok += doubles == verdict.doubles
         take_ok += takes == verdict.takes
         table[verdict.kind][("D" if doubles else "ND") + ("/T" if takes else "/P")] += 1
@@ -124,32 +158,35 @@ def main(argv=None) -> int:
     parser.add_argument("--per-class", type=int, default=50)
     parser.add_argument("--cubes", default="centred,owned",
                         help=f"cube states, comma-separated: {', '.join(CUBES)}")
+    parser.add_argument("--scores", default="",
+                        help="match scores, comma-separated: 7:4-2 is a 7-point match, the "
+                             "player on roll at 4, the other at 2")
     parser.add_argument("--plies", type=int, default=0, help="gnubg's cube look-ahead")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args(argv)
-    cubes = args.cubes.split(",")
-    unknown = [c for c in cubes if c not in CUBES]
-    if unknown:
-        parser.error(f"--cubes: unknown {unknown}; expected some of {list(CUBES)}")
+    try:
+        measured = contexts([c for c in args.cubes.split(",") if c],
+                            [s for s in args.scores.split(",") if s])
+    except ValueError as exc:
+        parser.error(str(exc))
 
     reference = GnubgCube(args.plies)
     positions = self_play_positions(args.games, args.seed)
     print(f"{len(positions)} positions from {args.games} td self-play games; reference: "
-          f"gnubg {args.plies}-ply cube analysis, money, Jacoby off")
+          f"gnubg {args.plies}-ply cube analysis (money: Jacoby off, no beavers)")
     agents = {spec: load_agent(spec) for spec in args.agents.split(",")}
-    results = {"positions_drawn": len(positions), "plies": args.plies, "cubes": {}}
-    for name in cubes:
-        cube = CUBES[name]
-        chosen, available = balanced_set(reference, positions, cube, args.per_class,
+    results = {"positions_drawn": len(positions), "plies": args.plies, "contexts": {}}
+    for name, context in measured.items():
+        chosen, available = balanced_set(reference, positions, context, args.per_class,
                                          np.random.default_rng(args.seed))
         counts = Counter(v.kind for v, _ in chosen)
-        print(f"\ncube {name}: available (roller >= 50 %): "
+        print(f"\n{name}: available (roller >= 50 %): "
               + ", ".join(f"{k} {available[k]}" for k in KINDS)
               + "; balanced set: " + ", ".join(f"{k} {counts[k]}" for k in KINDS))
         out = {"available": available, "set": dict(counts), "agents": {}}
         for spec, agent in agents.items():
-            res = out["agents"][spec] = score(agent, chosen, cube)
+            res = out["agents"][spec] = score(agent, chosen, context)
             print(f"  {spec:8s} double/no double {res['double_agreement']:6.1%}   take/pass "
                   f"{res['take_agreement']:6.1%}   ({res['n']} positions)")
             for kind in KINDS:
@@ -161,7 +198,7 @@ def main(argv=None) -> int:
         print(f"  never double, always take: double/no double "
               f"{out['cube_naive']['double_agreement']:6.1%}   take/pass "
               f"{out['cube_naive']['take_agreement']:6.1%}")
-        results["cubes"][name] = out
+        results["contexts"][name] = out
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=2)

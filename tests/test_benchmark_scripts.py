@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from helpers import load_script as _load
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -55,7 +56,7 @@ def test_cube_agreement_scores_each_class_against_the_verdicts():
                "no double": "No double, take", "too good": "Too good to double, pass"}
 
     class Reference:
-        def verdict(self, pos, value, owner):
+        def verdict(self, pos, value, owner, **match):
             mine, theirs = pos.pips()
             lead = theirs - mine
             kind = script.KINDS[min(max(lead // 10, 0), 3)]
@@ -67,11 +68,26 @@ def test_cube_agreement_scores_each_class_against_the_verdicts():
 
     positions = [Position.start()] + [Position.from_position_id(p) for p in (
         "hmfwATDgc/ABMA", "zD3gAEamnYlDAA", "zD3gAEXGzsFJAA", "8m7AA0Butg0wAA")]
-    chosen, available = script.balanced_set(Reference(), positions, (1, -1), 5,
+    money = script.contexts(["centred"], [])["money, cube centred"]
+    chosen, available = script.balanced_set(Reference(), positions, money, 5,
                                             np.random.default_rng(0))
     assert sum(available.values()) == len(chosen) == len(positions)
-    res = script.score(DoubleTake(), chosen, (1, -1))
+    res = script.score(DoubleTake(), chosen, money)
     doubles = sum(v.doubles for v, _ in chosen) / len(chosen)
     takes = sum(v.takes for v, _ in chosen) / len(chosen)
     assert (res["double_agreement"], res["take_agreement"]) == (doubles, takes)
     assert 0 < doubles < 1 and 0 < takes < 1
+
+
+def test_cube_agreement_reads_match_scores_and_names_bad_ones():
+    script = load_script("cube_agreement")
+    found = script.contexts(["owned"], ["7:4-2", "5:3-4"])
+    assert found == {"money, cube owned": {"cube": (2, 0), "match": None},
+                     "7-point match at 4-2": {"cube": (1, -1), "match": (7, (4, 2))},
+                     "5-point match at 3-4": {"cube": (1, -1), "match": (5, (3, 4))}}
+    for bad, words in (("7-4-2", "'7-4-2' is not LENGTH:ROLLER-OTHER"),
+                       ("5:5-1", "'5:5-1': the match is over"), ("x:1-2", "'x:1-2'")):
+        with pytest.raises(ValueError, match=words):
+            script.contexts([], [bad])
+    with pytest.raises(ValueError, match="unknown 'middle'"):
+        script.contexts(["middle"], [])
