@@ -10,6 +10,10 @@ from __future__ import annotations
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from ..game.game import action_index
 
@@ -205,6 +209,11 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             EnvLogger.error_observe_before_reset()
         return self._observe(agent)
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderIterable(self, max_iter)
+
     def _observe(self, agent):
         chain = self._chain
         if chain is None:
@@ -238,6 +247,36 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def _repr_png_(self) -> bytes:
         """The raw env's picture (PettingZoo's wrappers do not forward ``_`` names)."""
         return self.unwrapped._repr_png_()
+
+
+class _OrderIterable(AECOrderEnforcingIterable):
+    """PettingZoo's ``agent_iter()`` of an :class:`OrderEnforcingWrapper`, iterating with
+    :class:`_OrderIterator`."""
+
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _OrderIterator(self.env, self.max_iter)
+
+
+class _OrderIterator(AECOrderEnforcingIterator):
+    """PettingZoo's iterator (the agent to act, until no agent is left or ``max_iter``;
+    a ``step()`` or ``reset()`` between two agents, else ``AssertionError``), reading the
+    raw env's attributes directly instead of through the wrappers. The check raises
+    rather than asserts, so that ``python -O`` keeps it."""
+
+    def __init__(self, env: OrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw_env
+
+    def __next__(self):
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        if not env._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        env._has_updated = False
+        return raw.agent_selection
 
 
 _forward_per_step_attributes(

@@ -276,6 +276,30 @@ def test_wrapped_env_rejects_out_of_range_actions_and_calls_before_reset(factory
     assert not done(env)  # nothing stepped
 
 
+@pytest.mark.parametrize("factory", [backgammon_v0.env, _pettingzoo_wrapped])
+def test_agent_iter_enforces_a_step_between_agents_and_stops(factory):
+    """env()'s agent_iter (its own iterator, PettingZoo's class) checks as PettingZoo's
+    does: a step between two agents, at most ``max_iter`` agents, none once all are done."""
+    env = factory()
+    with pytest.raises(AssertionError, match="reset"):
+        env.agent_iter()
+    env.reset(seed=0)
+    it = iter(env.agent_iter(max_iter=3))
+    assert next(it) == env.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)  # (it counts as one of the three)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    assert next(it) == env.agent_selection
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    with pytest.raises(StopIteration):
+        next(it)
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        env.step(None if any(env.last()[2:4]) else
+                 int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    assert not env.agents and list(env.agent_iter()) == []
+
+
 # ------------------------------------------------------------------ reset options
 @pytest.mark.parametrize("agent", ["player_0", "player_1"])
 @pytest.mark.parametrize(
