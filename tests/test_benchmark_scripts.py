@@ -91,3 +91,13 @@ def test_cube_agreement_reads_match_scores_and_names_bad_ones():
             script.contexts([], [bad])
     with pytest.raises(ValueError, match="unknown 'middle'"):
         script.contexts(["middle"], [])
+
+
+def test_draughts_lengths_prints_a_row_per_variant(capsys):
+    out = load_script("draughts_lengths").main(["--games", "3", "--variants", "english",
+                                                 "turkish"])
+    rows = capsys.readouterr().out.splitlines()
+    assert [r.split()[:2] for r in rows[1:]] == [["english", "3"], ["turkish", "3"]]
+    for stats in out.values():
+        assert 0 < stats["moves_mean"] <= stats["moves_max"] <= stats["decisions_max"]
+        assert sum(stats["ends"].values()) == 3

@@ -31,13 +31,16 @@ Rewards:
     ``"endgame"`` (the draw rules of :mod:`bg_env.draughts.game`).
 
 Episode End:
-    Terminated at the end of the game. The draw rules bound every game; there is no
-    truncation.
+    Terminated at the end of the game; truncated (every agent, reward 0, ``reason``
+    ``"move limit"``) after ``max_moves`` moves of both sides without a result (default
+    1,000; random games of every variant end within about 210, but Turkish draughts has
+    no quiet-move rule, so kings alone could go on for long).
 
 Arguments:
     ``variant``: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
     ``"english"``, ``"losing"``, ``"italian"`` or ``"turkish"``; ``render_mode``:
-    ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture).
+    ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture); ``max_moves``: the
+    cap on moves (default :data:`DEFAULT_MAX_MOVES`; ``None``: none).
     ``reset(options={"fen": ...})`` starts from a PDN FEN.
 
 Version History:
@@ -62,11 +65,13 @@ from .draughts_render import draughts_rgb
 from .start import check_options, step_refused
 from .wrappers import wrap
 
-__all__ = ["env", "raw_env", "PLANES", "IllegalHopError"]
+__all__ = ["env", "raw_env", "PLANES", "DEFAULT_MAX_MOVES", "IllegalHopError"]
 
 PLANES = ("own men", "own kings", "opponent men", "opponent kings", "moving piece", "taken")
 """The observation's planes, in order."""
 RENDER_MODES = ("ansi", "human", "rgb_array")
+DEFAULT_MAX_MOVES = 1000
+"""Moves (both sides') after which a game without a result is truncated."""
 _PLANE_OF = np.array([3, 2, 0, 0, 1])
 """The plane of a piece of value ``v`` (from the observer's side: -2 the opponent's king,
 -1 its man, 1 the observer's man, 2 its king) at ``_PLANE_OF[v + 2]``."""
@@ -86,16 +91,24 @@ class raw_env(AECEnv):
         variant: ``"international"`` (default), ``"brazilian"``, ``"russian"``,
             ``"english"``, ``"losing"``, ``"italian"`` or ``"turkish"``.
         render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
+        max_moves: truncate a game after this many moves of both sides (default
+            :data:`DEFAULT_MAX_MOVES`; ``None``: never).
     """
 
     metadata = {"name": "draughts_v0", "render_modes": list(RENDER_MODES),
                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, variant: str = "international", render_mode: str | None = None):
+    def __init__(self, variant: str = "international", render_mode: str | None = None,
+                 max_moves: int | None = DEFAULT_MAX_MOVES):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode={render_mode!r}: expected None or one of "
                              f"{list(RENDER_MODES)}")
+        if max_moves is not None and (not isinstance(max_moves, int)
+                                      or isinstance(max_moves, bool) or max_moves < 1):
+            raise ValueError(f"max_moves={max_moves!r}: expected a whole number of 1 or more, "
+                             "or None for no cap")
+        self.max_moves = max_moves
         self.variant = get_variant(variant)
         self.render_mode = render_mode
         self.geometry = self.variant.geometry
@@ -228,6 +241,7 @@ class raw_env(AECEnv):
     def _end_if_over(self) -> None:
         result = self.game.result
         if result is None:
+            self._truncate_if_long()
             return
         winner, reason = result
         for a in self.agents:
@@ -235,6 +249,15 @@ class raw_env(AECEnv):
             self.terminations[a] = True
             self.infos[a] = {"reason": reason, "winner": self._agent_of(winner) if winner else None}
         self._accumulate_rewards()
+
+    def _truncate_if_long(self) -> None:
+        """At ``max_moves`` moves without a result (counted when a move is complete):
+        every agent truncated, the rewards 0."""
+        if self.max_moves is None or self.game.plies < self.max_moves:
+            return
+        for a in self.agents:
+            self.truncations[a] = True
+            self.infos[a] = {"reason": "move limit", "winner": None}
 
     # ------------------------------------------------------------------ reading
     def fen(self) -> str:

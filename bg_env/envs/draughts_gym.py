@@ -18,6 +18,10 @@ Action:
 Rewards:
     +1 when the learner wins, -1 when it loses, 0 for a draw and before the end.
 
+Episode End:
+    Terminated at the end of the game; truncated (reward 0, ``info["reason"]`` ``"move
+    limit"``) at the two-agent env's ``max_moves``.
+
 Illegal actions:
     An action outside the mask ends the episode as a loss by forfeit (``illegal_reward``,
     -1 by default; ``info["illegal_action"]``), or raises with ``illegal_action="raise"``.
@@ -28,7 +32,7 @@ Arguments:
     with ``act(env) -> int`` (``agents.players.draughts.DraughtsAlphaBeta``, ...) or a
     callable ``f(env) -> int`` given the two-agent env; ``learner``: ``None``,
     ``"player_0"`` or ``"player_1"``; ``variant``, ``render_mode`` (``"ansi"``,
-    ``"human"``, ``"rgb_array"``): as the two-agent env's.
+    ``"human"``, ``"rgb_array"``), ``max_moves``: as the two-agent env's.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ import numpy as np
 
 from ..game.game import action_index
 from .config import check_reward
-from .draughts import raw_env
+from .draughts import DEFAULT_MAX_MOVES, raw_env
 from .start import step_refused
 
 __all__ = ["DraughtsGymEnv"]
@@ -66,13 +70,15 @@ class DraughtsGymEnv(gym.Env):
 
     def __init__(self, opponent: Any = "random", learner: str | None = None,
                  variant: str = "international", render_mode: str | None = None,
-                 illegal_action: str = "lose", illegal_reward: float = -1.0):
+                 illegal_action: str = "lose", illegal_reward: float = -1.0,
+                 max_moves: int | None = DEFAULT_MAX_MOVES):
         if learner not in (None, "player_0", "player_1"):
             raise ValueError(f"learner={learner!r}: expected None, 'player_0' or 'player_1'")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action={illegal_action!r}: expected 'lose' or 'raise'")
         self.game_env = raw_env(variant=variant,
-                                render_mode="ansi" if render_mode == "human" else render_mode)
+                                render_mode="ansi" if render_mode == "human" else render_mode,
+                                max_moves=max_moves)
         self.render_mode = render_mode
         if opponent == "random":
             self.opponent = _random_hop
@@ -89,7 +95,7 @@ class DraughtsGymEnv(gym.Env):
         self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self.observation_space = self.game_env.observation_space("player_0")["observation"]
         self.action_space = gym.spaces.Discrete(self.game_env.action_space("player_0").n)
-        self._over, self._started = True, False
+        self._over, self._truncated, self._started = True, False, False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         self.game_env.reset(seed=seed, options=options)  # (bad options: nothing changed)
@@ -107,10 +113,13 @@ class DraughtsGymEnv(gym.Env):
         """The opponent's hops until the learner must act or the game ends; the learner's
         reward on the way (the end's)."""
         g = self.game_env
-        while not g.terminations[self.learner] and g.agent_selection != self.learner:
+        learner = self.learner
+        while (not (g.terminations[learner] or g.truncations[learner])
+               and g.agent_selection != learner):
             g.step(self.opponent(g))
-        self._over = g.terminations[self.learner]
-        return float(g.rewards[self.learner]) if self._over else 0.0
+        self._truncated = g.truncations[learner]
+        self._over = g.terminations[learner] or self._truncated
+        return float(g.rewards[learner]) if self._over else 0.0
 
     def action_masks(self) -> np.ndarray:
         """``bool[n_actions]``: the learner's legal hops (none once the episode is over)."""
@@ -143,7 +152,7 @@ class DraughtsGymEnv(gym.Env):
         reward = self._play_opponent()  # (the end's reward, whoever's hop ended it)
         obs, info = self._observe()
         self._show()
-        return obs, reward, self._over, False, info
+        return obs, reward, self._over and not self._truncated, self._truncated, info
 
     def _show(self) -> None:
         if self.render_mode == "human":

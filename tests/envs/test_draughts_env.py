@@ -229,3 +229,40 @@ def test_render_returns_or_prints_the_board(capsys):
     env.reset(seed=0)
     env.render()
     assert capsys.readouterr().out.strip().endswith("black to move")
+
+
+@pytest.mark.parametrize("variant", ["turkish", "english"])
+def test_a_game_without_a_result_is_truncated_at_max_moves(variant):
+    """Both sides' moves count; every agent is truncated, not terminated, reward 0;
+    max_moves=None plays to the end."""
+    env = draughts_v0.env(variant=variant, max_moves=7)
+    env.reset(seed=3)
+    rnd, hops = random.Random(3), 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            assert trunc and not term and reward == 0
+            assert info == {"reason": "move limit", "winner": None}
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rnd.randrange(len(legal))]))
+        hops += 1
+    raw = env.unwrapped
+    assert raw.game.plies == 7 and raw.game.result is None and hops >= 7
+    long = draughts_v0.env(variant=variant, max_moves=None)
+    long.reset(seed=3)
+    assert long.unwrapped.max_moves is None
+    assert draughts_v0.raw_env().max_moves == 1000
+    for _ in long.agent_iter():
+        obs, _, term, trunc, _ = long.last()
+        assert not trunc
+        legal = np.flatnonzero(obs["action_mask"])
+        long.step(None if term else int(legal[rnd.randrange(len(legal))]))
+    assert long.unwrapped.game.result is not None
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True, "10"])
+def test_bad_max_moves_is_named(bad):
+    with pytest.raises(ValueError, match=f"max_moves={bad!r}: expected a whole number"):
+        draughts_v0.env(max_moves=bad)

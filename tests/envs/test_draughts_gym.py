@@ -105,3 +105,19 @@ def test_bad_arguments_are_named():
         DraughtsGymEnv(opponent=3)
     with pytest.raises(ValueError, match="illegal_action='skip'"):
         DraughtsGymEnv(illegal_action="skip")
+
+
+def test_the_episode_is_truncated_at_max_moves():
+    env = gym.make("bg_env/Draughts-v0", variant="english", max_moves=6, learner="player_1")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        legal = np.flatnonzero(env.unwrapped.action_masks())
+        _, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            break
+    assert truncated and not terminated and reward == 0.0
+    assert info["reason"] == "move limit" and not env.unwrapped.action_masks().any()
+    assert env.unwrapped.game_env.game.plies == 6
+    with pytest.raises(ValueError, match="max_moves=0"):
+        DraughtsGymEnv(max_moves=0)
