@@ -52,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
+from numba import njit
 from pettingzoo import AECEnv
 
 from ..draughts.actions import hop_action, hop_of, n_actions, turned_action
@@ -75,6 +76,25 @@ DEFAULT_MAX_MOVES = 1000
 _PLANE_OF = np.array([3, 2, 0, 0, 1])
 """The plane of a piece of value ``v`` (from the observer's side: -2 the opponent's king,
 -1 its man, 1 the observer's man, 2 its king) at ``_PLANE_OF[v + 2]``."""
+
+
+@njit(cache=True)
+def _encode(board, colour, offsets, now, taken, legal, view, planes, mask):
+    """The observation into ``planes`` (flat) and ``mask``: each piece of ``board``
+    (``int8[n + 1]``) on its plane (:data:`_PLANE_OF`, from ``colour``'s side) at its
+    square's ``offsets``; mid-move, the moving piece now on square ``now`` and the pieces
+    ``taken``; ``mask`` 1 at ``view[a]`` for each action ``a`` of ``legal``."""
+    planes[:] = 0.0
+    for s in range(1, board.shape[0]):
+        if board[s] != 0:
+            planes[offsets[s] + _PLANE_OF[board[s] * colour + 2]] = 1.0
+    if now:
+        planes[offsets[now] + 4] = 1.0
+    for s in taken:
+        planes[offsets[s] + 5] = 1.0
+    mask[:] = 0
+    for a in legal:
+        mask[view[a]] = 1
 
 
 def env(**kwargs) -> AECEnv:
@@ -132,6 +152,8 @@ class raw_env(AECEnv):
         is and turned half round (``[0]`` unused)."""
         self._turned_actions = np.array([turned_action(self.geometry, a) for a in range(n)])
         """Each action seen turned half round (:func:`turned_action`)."""
+        self._actions = np.arange(n)
+        """Each action as it is."""
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -177,19 +199,13 @@ class raw_env(AECEnv):
         game, g = self.game, self.geometry
         colour, turned = self._colour[agent], self._turned(agent)
         board = np.array(game.board_now() if game.hops else game.position.board, np.int8)
-        at = self._offsets[turned]
-        planes = np.zeros(g.size * g.size * len(PLANES), dtype=np.float32)
-        occupied = np.flatnonzero(board)  # (board[0] is 0)
-        planes[at[occupied] + _PLANE_OF[board[occupied] * colour + 2]] = 1.0
-        if game.hops:  # the piece where it has got to, and what it has taken so far
-            planes[at[game.hops[-1]] + 4] = 1.0
-            taken = list(game.taken())
-            planes[at[taken] + 5] = 1.0
-        planes = planes.reshape(g.size, g.size, len(PLANES))
-        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
-        if agent == self.agent_selection and game.result is None:
-            legal = game.legal_actions()
-            mask[self._turned_actions[legal] if turned else legal] = 1
+        planes = np.empty((g.size, g.size, len(PLANES)), dtype=np.float32)
+        mask = np.empty(self.action_spaces[agent].n, dtype=np.int8)
+        acting = agent == self.agent_selection and game.result is None
+        _encode(board, colour, self._offsets[turned], game.hops[-1] if game.hops else 0,
+                np.array(game.taken() if game.hops else (), np.int64),
+                np.array(game.legal_actions() if acting else (), np.int64),
+                self._turned_actions if turned else self._actions, planes.reshape(-1), mask)
         return {"observation": planes, "action_mask": mask}
 
     # ------------------------------------------------------------------ play
