@@ -115,21 +115,17 @@ class DraughtsGame:
             board[self.hops[-1]] = piece
         return board
 
-    def _next_hop(self, move: DraughtsMove) -> int:
-        """The action of ``move``'s next hop after the hops played (its first: the move's
-        first two squares; after that one landing a hop)."""
-        k = max(len(self.hops), 1)
-        return hop_action(self.variant.geometry, move.path[k - 1], move.path[k])
-
     def _by_next_hop(self) -> dict[int, list[DraughtsMove]]:
         """The legal moves that begin with the hops played so far, by the action of their
-        next hop, in the moves' order (made once a hop: hops only grow within a move)."""
+        next hop (the first: the move's first two squares; after that one landing a
+        hop), in the moves' order (made once a hop: hops only grow within a move)."""
         key = (self.plies, len(self.hops))
         cached = getattr(self, "_going", None)
         if cached is None or cached[0] != key:
             by: dict[int, list[DraughtsMove]] = {}
+            g, k = self.variant.geometry, max(len(self.hops), 1)
             for m in self.moves_going():
-                by.setdefault(self._next_hop(m), []).append(m)
+                by.setdefault(hop_action(g, m.path[k - 1], m.path[k]), []).append(m)
             cached = self._going = (key, by)
         return cached[1]
 
