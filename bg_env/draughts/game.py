@@ -15,8 +15,11 @@ loses (wins in the losing game). It is drawn by
   Russian, 40 each in English and Italian;
 * the FMJD endgame rules (international family): a lone king against three pieces with a
   king among them, 16 moves each; against two pieces or fewer (a king among them), 5 each;
-  in Turkish draughts one piece against one, 2 moves each (counted from the first move
-  made in such a position). Turkish draughts has no quiet-move rule.
+  in Russian draughts a lone king against two pieces with a king among them, or against
+  three (a king among them) while it holds the main road (the long diagonal, 4-29) and
+  none of them stands on it, 5 moves each; in Turkish draughts one piece against one, 2
+  moves each (counted from the first move made in such a position). Turkish draughts has
+  no quiet-move rule.
 """
 
 from __future__ import annotations
@@ -200,16 +203,43 @@ class DraughtsGame:
 
     def _endgame_limit(self) -> int:
         """Moves (both sides') an endgame rule allows now, 0 when none applies: the FMJD's,
-        a lone king against 3 pieces with a king, 32; against 1 or 2 with a king, 10; in
-        Turkish draughts one piece against one, 4."""
+        a lone king against 3 pieces with a king, 32; against 1 or 2 with a king, 10;
+        Russian draughts' (:func:`_russian_endgame_limit`), 10; in Turkish draughts one
+        piece against one, 4."""
         name = self.variant.name
-        if name not in ("international", "brazilian", "turkish"):
+        if name not in ("international", "brazilian", "turkish", "russian"):
             return 0
         board = self.position.board
         sides = [[p for p in board if p * c > 0] for c in (1, -1)]
         if name == "turkish":
             return 4 if len(sides[0]) == len(sides[1]) == 1 else 0
+        if name == "russian":
+            return _russian_endgame_limit(board)
         for lone, other in (sides, sides[::-1]):
             if len(lone) == 1 and abs(lone[0]) == KING and any(abs(p) == KING for p in other):
                 return 32 if len(other) == 3 else 10 if len(other) <= 2 else 0
         return 0
+
+
+MAIN_ROAD = (4, 8, 11, 15, 18, 22, 25, 29)
+"""The squares of the long diagonal of the 8x8 board (Russian draughts' main road)."""
+
+
+def _russian_endgame_limit(board: tuple[int, ...]) -> int:
+    """Russian draughts' endgame rules: a lone king against two pieces with a king among
+    them, or against three with a king among them while it stands on the main road and
+    they do not, is a draw after 5 moves each (10); else 0. (Three kings or more against
+    one end by the quiet-move rule, 15 moves each.)"""
+    for colour in (1, -1):
+        lone = [s for s in range(1, len(board)) if board[s] * colour > 0]
+        other = [s for s in range(1, len(board)) if board[s] * colour < 0]
+        if len(lone) != 1 or abs(board[lone[0]]) != KING:
+            continue
+        if not any(abs(board[s]) == KING for s in other):
+            return 0
+        if len(other) == 2:
+            return 10
+        on_road = [s in MAIN_ROAD for s in other]
+        if len(other) == 3 and lone[0] in MAIN_ROAD and not any(on_road):
+            return 10
+    return 0

@@ -127,6 +127,38 @@ def test_a_lone_king_against_two_kings_draws_after_five_moves_each():
     assert game.result == (0, "endgame") and game.plies == 10
 
 
+@pytest.mark.parametrize("fen, limit", [
+    ("W:WK25,K27:BK3", 10),      # a lone king against two kings: 5 moves each
+    ("W:WK32,30:BK1", 10),      # against a king and a man
+    ("B:WK1,K2,K3:BK29", 10),  # against three, the lone king on the main road
+    ("B:WK1,K2,K8:BK29", 0),   # ... but one of the three stands on it
+    ("B:WK1,K2,K3:BK30", 0),   # the lone king off the main road (the quiet rule ends it)
+    ("W:W29,30:BK4", 0),       # two men, no king
+])
+def test_russian_endgame_rules(fen, limit):
+    game = DraughtsGame(DraughtsPosition.from_fen(fen, "russian"))
+    assert game._endgame_limit() == limit
+    if limit:  # quiet moves that keep the rule on: the draw comes at the limit's move
+        for move in quiet_line(game.position, limit, {game.position.board}):
+            assert game.result is None
+            game.play(move)
+        assert game.result == (0, "endgame") and game.plies == limit
+
+
+def quiet_line(pos, n: int, seen: set) -> list:
+    """``n`` quiet moves (:func:`quiet`) from ``pos`` under which the endgame rule holds,
+    found depth first."""
+    if n == 0:
+        return []
+    for move in legal_moves(pos):
+        after = apply_move(pos, move)
+        if quiet(pos, move, seen) and DraughtsGame(after)._endgame_limit():
+            rest = quiet_line(after, n - 1, seen | {after.board})
+            if rest is not None:
+                return [move] + rest
+    return None
+
+
 def quiet(pos, move, seen) -> bool:
     """A move that takes nothing, reaches a new board and leaves nothing to take."""
     after = apply_move(pos, move)
