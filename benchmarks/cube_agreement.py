@@ -6,6 +6,9 @@ the reference (:mod:`agents.evaluation.gnubg_cube`). Usage, from the repository 
 
     python benchmarks/cube_agreement.py --agents td,gnubg --games 150 --per-class 100
 
+``--corpus FILE`` keeps the balanced sets (each position's ID, context and gnubg's
+verdict) as JSON, ``--json FILE`` the scores.
+
 Positions: the boards before the roll of every turn (the opening excepted) of ``--games``
 cubeless td-vs-td self-play games, the player on roll at least an even favourite by
 gnubg's count (else the cube question is idle), in each context: money play (Jacoby off,
@@ -36,6 +39,7 @@ probabilities.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -49,6 +53,7 @@ from agents import load_agent  # noqa: E402
 from agents.evaluation.evaluate import MatchView  # noqa: E402
 from agents.evaluation.gnubg_cube import KINDS, GnubgCube  # noqa: E402
 from bg_env.actions import DOUBLE, DROP, TAKE  # noqa: E402
+from bg_env.files import write_atomically  # noqa: E402
 from bg_env.game.game import Game, Phase, Rules  # noqa: E402
 from bg_env.game.match import Match  # noqa: E402
 
@@ -151,6 +156,15 @@ def score(agent, chosen: list, context: dict) -> dict:
             "by_class": {k: dict(v) for k, v in table.items()}}
 
 
+def corpus_entry(name: str, context: dict, verdict, position) -> dict:
+    """One position of a balanced set as the corpus stores it."""
+    return {"context": name, "position_id": position.position_id(),
+            "cube": list(context["cube"]),
+            "match": None if context["match"] is None else [context["match"][0],
+                                                            list(context["match"][1])],
+            **dataclasses.asdict(verdict)}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", default="td", help="comma-separated agent specs")
@@ -164,6 +178,8 @@ def main(argv=None) -> int:
     parser.add_argument("--plies", type=int, default=0, help="gnubg's cube look-ahead")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--corpus", help="write the balanced sets here (JSON: each "
+                        "position's ID, context and gnubg's verdict)")
     args = parser.parse_args(argv)
     try:
         measured = contexts([c for c in args.cubes.split(",") if c],
@@ -177,10 +193,12 @@ def main(argv=None) -> int:
           f"gnubg {args.plies}-ply cube analysis (money: Jacoby off, no beavers)")
     agents = {spec: load_agent(spec) for spec in args.agents.split(",")}
     results = {"positions_drawn": len(positions), "plies": args.plies, "contexts": {}}
+    corpus = []
     for name, context in measured.items():
         chosen, available = balanced_set(reference, positions, context, args.per_class,
                                          np.random.default_rng(args.seed))
         counts = Counter(v.kind for v, _ in chosen)
+        corpus += [corpus_entry(name, context, verdict, pos) for verdict, pos in chosen]
         print(f"\n{name}: available (roller >= 50 %): "
               + ", ".join(f"{k} {available[k]}" for k in KINDS)
               + "; balanced set: " + ", ".join(f"{k} {counts[k]}" for k in KINDS))
@@ -199,10 +217,10 @@ def main(argv=None) -> int:
               f"{out['cube_naive']['double_agreement']:6.1%}   take/pass "
               f"{out['cube_naive']['take_agreement']:6.1%}")
         results["contexts"][name] = out
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=2)
-        print(f"wrote {args.json}")
+    for path, data in ((args.json, results), (args.corpus, corpus)):
+        if path:
+            write_atomically(path, json.dumps(data, indent=2))
+            print(f"wrote {path}")
     return 0
 
 

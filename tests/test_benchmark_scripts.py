@@ -77,6 +77,10 @@ def test_cube_agreement_scores_each_class_against_the_verdicts():
     takes = sum(v.takes for v, _ in chosen) / len(chosen)
     assert (res["double_agreement"], res["take_agreement"]) == (doubles, takes)
     assert 0 < doubles < 1 and 0 < takes < 1
+    verdict, pos = chosen[0]
+    entry = script.corpus_entry("money, cube centred", money, verdict, pos)
+    assert entry["position_id"] == pos.position_id() and entry["kind"] == verdict.kind
+    assert (entry["cube"], entry["match"], entry["win"]) == ([1, -1], None, 0.6)
 
 
 def test_cube_agreement_reads_match_scores_and_names_bad_ones():
