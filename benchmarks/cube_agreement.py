@@ -7,7 +7,9 @@ the reference (:mod:`agents.evaluation.gnubg_cube`). Usage, from the repository 
     python benchmarks/cube_agreement.py --agents td,gnubg --games 150 --per-class 100
 
 ``--corpus FILE`` keeps the balanced sets (each position's ID, context and gnubg's
-verdict) as JSON, ``--json FILE`` the scores.
+verdict) as JSON, ``--json FILE`` the scores. Where gnubg-nn (the ``referee`` extra) is
+installed, each agent's mean absolute difference from its 0-ply probabilities on the set
+is printed too: where the agent's cube decisions go wrong.
 
 Positions: the boards before the roll of every turn (the opening excepted) of ``--games``
 cubeless td-vs-td self-play games, the player on roll at least an even favourite by
@@ -156,6 +158,21 @@ def score(agent, chosen: list, context: dict) -> dict:
             "by_class": {k: dict(v) for k, v in table.items()}}
 
 
+PROBABILITIES = ("win", "win gammon", "win backgammon", "lose gammon", "lose backgammon")
+
+
+def probability_errors(agent, reference, positions: list) -> dict[str, float] | None:
+    """Mean absolute difference between ``agent``'s five cumulative probabilities and
+    ``reference``'s (gnubg-nn 0-ply) over ``positions`` (the player on roll's); None when
+    the agent gives none."""
+    if not hasattr(agent, "probabilities") or not positions:
+        return None
+    diff = np.mean([np.abs(np.asarray(agent.probabilities(p), float)
+                           - np.asarray(reference.probabilities(p), float))
+                    for p in positions], axis=0)
+    return dict(zip(PROBABILITIES, map(float, diff)))
+
+
 def corpus_entry(name: str, context: dict, verdict, position) -> dict:
     """One position of a balanced set as the corpus stores it."""
     return {"context": name, "position_id": position.position_id(),
@@ -192,6 +209,10 @@ def main(argv=None) -> int:
     print(f"{len(positions)} positions from {args.games} td self-play games; reference: "
           f"gnubg {args.plies}-ply cube analysis (money: Jacoby off, no beavers)")
     agents = {spec: load_agent(spec) for spec in args.agents.split(",")}
+    try:  # gnubg-nn's probabilities beside each agent's (the referee extra)
+        probability_reference = agents.get("gnubg") or load_agent("gnubg")
+    except (ImportError, ValueError):
+        probability_reference = None
     results = {"positions_drawn": len(positions), "plies": args.plies, "contexts": {}}
     corpus = []
     for name, context in measured.items():
@@ -210,6 +231,12 @@ def main(argv=None) -> int:
             for kind in KINDS:
                 print(f"      gnubg {kind:13s}: {spec} " + ", ".join(
                     f"{k} {v}" for k, v in sorted(res["by_class"][kind].items())))
+            errors = (None if probability_reference is None or spec == "gnubg" else
+                      probability_errors(agent, probability_reference, [p for _, p in chosen]))
+            if errors is not None:
+                res["probability_errors"] = errors
+                print(f"      mean |{spec} - gnubg-nn| probabilities: " + ", ".join(
+                    f"{k} {v:.3f}" for k, v in errors.items()))
         n = max(len(chosen), 1)
         out["cube_naive"] = {"double_agreement": sum(not v.doubles for v, _ in chosen) / n,
                              "take_agreement": sum(v.takes for v, _ in chosen) / n}

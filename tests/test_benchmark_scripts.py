@@ -105,3 +105,22 @@ def test_draughts_lengths_prints_a_row_per_variant(capsys):
     for stats in out.values():
         assert 0 < stats["moves_mean"] <= stats["moves_max"] <= stats["decisions_max"]
         assert sum(stats["ends"].values()) == 3
+
+
+def test_cube_agreement_measures_probability_errors():
+    script = load_script("cube_agreement")
+    from bg_env.rules.position import Position
+
+    class Fixed:
+        def __init__(self, probs):
+            self.probs = probs
+
+        def probabilities(self, pos):
+            return self.probs
+
+    positions = [Position.start()] * 3
+    errors = script.probability_errors(Fixed([0.6, 0.2, 0.01, 0.1, 0.0]),
+                                       Fixed([0.5, 0.1, 0.01, 0.15, 0.0]), positions)
+    assert errors == pytest.approx({"win": 0.1, "win gammon": 0.1, "win backgammon": 0.0,
+                                    "lose gammon": 0.05, "lose backgammon": 0.0})
+    assert script.probability_errors(object(), Fixed([0.5] * 5), positions) is None
