@@ -14,7 +14,7 @@ import numpy as np
 from bg_env.draughts import DraughtsPosition, apply_move
 from bg_env.draughts.board import KING
 from bg_env.draughts.moves import DraughtsMove
-from bg_env.kernels.draughts import fast_legal_moves as legal_moves
+from bg_env.kernels.draughts import fast_legal_moves
 
 __all__ = ["DraughtsRandom", "DraughtsAlphaBeta", "evaluate"]
 
@@ -78,7 +78,7 @@ class DraughtsAlphaBeta:
 
     def choose(self, pos: DraughtsPosition) -> DraughtsMove:
         """The move the search rates best."""
-        moves = self._ordered(legal_moves(pos))
+        moves = self._ordered(fast_legal_moves(pos))
         best, best_value, alpha = [], -math.inf, -math.inf
         for move in moves:
             # (a window just above the best so far: a move as good is rated exactly)
@@ -93,7 +93,7 @@ class DraughtsAlphaBeta:
 
     def _negamax(self, pos: DraughtsPosition, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
-        moves = legal_moves(pos)
+        moves = fast_legal_moves(pos)
         if not moves:  # the side to move cannot: it loses (wins the losing game)
             return 1000.0 + depth if pos.variant.losing else -1000.0 - depth
         if depth == 0:
