@@ -77,6 +77,7 @@ class DraughtsGame:
         if self.initial is None:
             self.initial = self.position
         self._moves = self.generator(self.position)
+        self._limit = self._endgame_limit()  # (the position's, kept until the next move)
         self.seen[self._key()] += 1
         if not self._moves:
             self.result = (self._no_moves_winner(), "no moves")
@@ -170,7 +171,7 @@ class DraughtsGame:
     def play(self, move: DraughtsMove) -> None:
         """Make the whole legal ``move`` (unchecked: one of :func:`legal_moves`)."""
         kings_only = abs(self.position.board[move.start]) == KING and not move.captured
-        under_rule = self._endgame_limit()
+        under_rule = self._limit
         self.position = apply_move(self.position, move)
         self.played.append(move)
         self.hops = []
@@ -178,7 +179,7 @@ class DraughtsGame:
         self.quiet = self.quiet + 1 if kings_only else 0
         self.seen[self._key()] += 1
         self._moves = self.generator(self.position)
-        limit = self._endgame_limit()
+        limit = self._limit = self._endgame_limit()
         # (counted from the first move made under an endgame rule, not the one that made it)
         self.endgame = self.endgame + 1 if under_rule and limit else 0
         self.result = self._ended(limit)
