@@ -13,8 +13,9 @@ import argparse
 import math
 import time
 
-from bg_env import draughts_v0
 from agents.players.draughts import DraughtsAlphaBeta, DraughtsRandom
+from bg_env import draughts_v0
+from bg_env.draughts.variants import VARIANTS
 
 __all__ = ["play_game", "play_games", "main"]
 
@@ -49,8 +50,7 @@ def play_games(a, b, games: int, variant: str = "international", seed: int = 0) 
 def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variant", default="international",
-                   choices=["international", "brazilian", "russian", "english", "losing",
-                            "italian", "turkish"])
+                   choices=list(VARIANTS))
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--depth", type=int, default=3, help="alpha-beta depth, in moves")
     p.add_argument("--against", type=int, default=0,
