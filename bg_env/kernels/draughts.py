@@ -29,12 +29,14 @@ from ..draughts.moves import DraughtsMove, forward, man_capture_directions
 
 __all__ = ["SPEC", "variant_table", "legal_move_arrays", "fast_legal_moves"]
 
-SPEC = ("flying_kings", "men_capture_backward", "most_captures", "crown_mid_capture",
-        "capture_ends_at_crown", "men_take_kings", "capture_priorities", "orthogonal")
-"""The rule switches of a variant, in the order of the table's row 0 (then the white and
-the black crown rows, then the directions: :func:`variant_table`)."""
-_FLY, _BACK, _MOST, _MID, _ENDS, _MEN_TAKE_KINGS, _PRIORITY, _ORTHO, _CROWN_W, _CROWN_B = range(10)
-_ORDER = 10
+SPEC = ("flying_kings", "most_captures", "crown_mid_capture", "capture_ends_at_crown",
+        "men_take_kings", "capture_priorities", "orthogonal")
+"""The rule switches of a variant the kernels read, in the order of the table's row 0
+(then the white and the black crown rows, then the directions: :func:`variant_table`;
+whether men take backward is in the directions)."""
+_FLY, _MOST, _MID, _ENDS, _MEN_TAKE_KINGS, _PRIORITY, _ORTHO, _CROWN_W, _CROWN_B = range(
+    len(SPEC) + 2)
+_ORDER = len(SPEC) + 2
 """Row 0 from this column: ``order[c, kind, i]`` (``c`` 0 white, 1 black; ``kind`` 0 a
 man's steps, 1 a man's captures, 2 a king's moves; -1 after the last direction)."""
 
@@ -49,9 +51,9 @@ _MAX_OPTIONS = 40
 
 def variant_table(variant) -> np.ndarray:
     """The table of a :class:`~bg_env.draughts.variants.DraughtsVariant` (made once; equal
-    variants share it): ``int64[n + 1, 4 * B + 1]``, ``B`` the board's size (at least 9).
-    Row ``s`` (a square): for each direction ``d`` the line's length then its squares,
-    nearest first (from column ``d * B``), and last the square's row. Row 0: the rule
+    variants share it): ``int64[n + 1, 4 * B + 1]``, ``B`` the board's size (at least 8,
+    room for row 0). Row ``s`` (a square): for each direction ``d`` the line's length then its
+    squares, nearest first (from column ``d * B``), and last the square's row. Row 0: the rule
     switches (:data:`SPEC`), the crown rows, the directions (:data:`_ORDER`)."""
     last = _LAST[0]
     if last is not None and last[0] is variant:
@@ -70,7 +72,7 @@ _LAST: list = [None]
 
 def _make_table(variant) -> np.ndarray:
     g = variant.geometry
-    n, block = len(g.cells) - 1, max(g.size, 9)  # (9: room for row 0's 34 values)
+    n, block = len(g.cells) - 1, max(g.size, -(-(_ORDER + 23) // 4))  # (room for row 0)
     table = np.zeros((n + 1, 4 * block + 1), np.int64)
     for s in range(1, n + 1):
         for d, ray in enumerate(g.rays[s]):
