@@ -17,9 +17,12 @@ loses (wins in the losing game). It is drawn by
   king among them, 16 moves each; against two pieces or fewer (a king among them), 5 each;
   in Russian draughts a lone king against two pieces with a king among them, or against
   three (a king among them) while it holds the main road (the long diagonal, 4-29) and
-  none of them stands on it, 5 moves each; in Turkish draughts one piece against one, 2
-  moves each (counted from the first move made in such a position). Turkish draughts has
-  no quiet-move rule.
+  none of them stands on it, 5 moves each; and with kings on both sides, 30 moves each in
+  endings of four or five pieces (both sides' together), 60 each in endings of six or
+  seven, without a capture or a crowning (the Russian federation's rules, 7.2.6); in
+  Turkish draughts one piece against one, 2 moves each. An endgame rule counts from the
+  first move made in its position and starts again when the pieces change: a capture,
+  and under the Russian 7.2.6 rule a crowning. Turkish draughts has no quiet-move rule.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ class DraughtsGame:
         if self.initial is None:
             self.initial = self.position
         self._moves = self.generator(self.position)
-        self._limit = self._endgame_limit()  # (the position's, kept until the next move)
+        self._rule = self._endgame_rule()  # (the position's, kept until the next move)
         self.seen[self._key()] += 1
         if not self._moves:
             self.result = (self._no_moves_winner(), "no moves")
@@ -171,7 +174,7 @@ class DraughtsGame:
     def play(self, move: DraughtsMove) -> None:
         """Make the whole legal ``move`` (unchecked: one of :func:`legal_moves`)."""
         kings_only = abs(self.position.board[move.start]) == KING and not move.captured
-        under_rule = self._limit
+        before = self._rule
         self.position = apply_move(self.position, move)
         self.played.append(move)
         self.hops = []
@@ -179,10 +182,10 @@ class DraughtsGame:
         self.quiet = self.quiet + 1 if kings_only else 0
         self.seen[self._key()] += 1
         self._moves = self.generator(self.position)
-        limit = self._limit = self._endgame_limit()
-        # (counted from the first move made under an endgame rule, not the one that made it)
-        self.endgame = self.endgame + 1 if under_rule and limit else 0
-        self.result = self._ended(limit)
+        rule = self._rule = self._endgame_rule()
+        # (counted from the first move made under a rule, not the one that made it)
+        self.endgame = self.endgame + 1 if rule[0] and rule == before else 0
+        self.result = self._ended(rule[0])
 
     # ------------------------------------------------------------------ the end
     def _no_moves_winner(self) -> int:
@@ -203,44 +206,60 @@ class DraughtsGame:
         return None
 
     def _endgame_limit(self) -> int:
-        """Moves (both sides') an endgame rule allows now, 0 when none applies: the FMJD's,
-        a lone king against 3 pieces with a king, 32; against 1 or 2 with a king, 10;
-        Russian draughts' (:func:`_russian_endgame_limit`), 10; in Turkish draughts one
-        piece against one, 4."""
+        """Moves (both sides') the endgame rule of this position allows, 0 when none
+        applies."""
+        return self._endgame_rule()[0]
+
+    def _endgame_rule(self) -> tuple[int, tuple[int, ...]]:
+        """``(limit, pieces)``: the moves (both sides') an endgame rule allows now, 0 when
+        none applies -- the FMJD's, a lone king against 3 pieces with a king, 32; against 1
+        or 2 with a king, 10; Russian draughts' (:func:`_russian_endgame_rule`); in Turkish
+        draughts one piece against one, 4 -- and the pieces whose change starts its count
+        again (each side's number; men and kings apart under the Russian 7.2.6 rule)."""
         name = self.variant.name
-        if name not in ("international", "brazilian", "turkish", "russian"):
-            return 0
         board = self.position.board
-        sides = [[p for p in board if p * c > 0] for c in (1, -1)]
-        if name == "turkish":
-            return 4 if len(sides[0]) == len(sides[1]) == 1 else 0
         if name == "russian":
-            return _russian_endgame_limit(board)
+            return _russian_endgame_rule(board)
+        if name not in ("international", "brazilian", "turkish"):
+            return 0, ()
+        sides = [[p for p in board if p * c > 0] for c in (1, -1)]
+        counts = (len(sides[0]), len(sides[1]))
+        if name == "turkish":
+            return (4 if counts == (1, 1) else 0), counts
         for lone, other in (sides, sides[::-1]):
             if len(lone) == 1 and abs(lone[0]) == KING and any(abs(p) == KING for p in other):
-                return 32 if len(other) == 3 else 10 if len(other) <= 2 else 0
-        return 0
+                return (32 if len(other) == 3 else 10 if len(other) <= 2 else 0), counts
+        return 0, counts
 
 
 MAIN_ROAD = (4, 8, 11, 15, 18, 22, 25, 29)
 """The squares of the long diagonal of the 8x8 board (Russian draughts' main road)."""
 
 
-def _russian_endgame_limit(board: tuple[int, ...]) -> int:
-    """Russian draughts' endgame rules: a lone king against two pieces with a king among
-    them, or against three with a king among them while it stands on the main road and
-    they do not, is a draw after 5 moves each (10); else 0. (Three kings or more against
-    one end by the quiet-move rule, 15 moves each.)"""
-    for colour in (1, -1):
-        lone = [s for s in range(1, len(board)) if board[s] * colour > 0]
-        other = [s for s in range(1, len(board)) if board[s] * colour < 0]
-        if len(lone) != 1 or abs(board[lone[0]]) != KING:
+def _russian_endgame_rule(board: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """Russian draughts' endgame rules, ``(limit, pieces)`` as
+    :meth:`DraughtsGame._endgame_rule` gives them: a lone king against two pieces with a
+    king among them, or against three with a king among them while it stands on the main
+    road and they do not, 5 moves each (10); else, with kings on both sides, 30 moves each
+    (60) in endings of 4 or 5 pieces in all and 60 each (120) in endings of 6 or 7, counted
+    again after a capture or a crowning (the Russian federation's rules, 7.2.6: "the balance
+    of forces has not changed"); else 0. (Three kings or more against one also end by the
+    quiet-move rule, 15 moves each.)"""
+    squares = range(1, len(board))
+    sides = [[s for s in squares if board[s] * colour > 0] for colour in (1, -1)]
+    kings = [sum(abs(board[s]) == KING for s in side) for side in sides]
+    counts = (len(sides[0]), len(sides[1]))
+    for me, you in ((0, 1), (1, 0)):
+        lone, other = sides[me], sides[you]
+        if len(lone) != 1 or not kings[me] or not kings[you]:
             continue
-        if not any(abs(board[s]) == KING for s in other):
-            return 0
         if len(other) == 2:
-            return 10
-        on_road = [s in MAIN_ROAD for s in other]
-        if len(other) == 3 and lone[0] in MAIN_ROAD and not any(on_road):
-            return 10
-    return 0
+            return 10, counts
+        on_road = any(s in MAIN_ROAD for s in other)
+        if len(other) == 3 and lone[0] in MAIN_ROAD and not on_road:
+            return 10, counts
+    pieces = counts[0] + counts[1]
+    if not all(kings) or not 4 <= pieces <= 7:
+        return 0, counts
+    return (60 if pieces <= 5 else 120), (counts[0] - kings[0], kings[0],
+                                          counts[1] - kings[1], kings[1])

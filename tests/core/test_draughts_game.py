@@ -11,8 +11,8 @@ import pytest
 
 from bg_env.draughts import DraughtsPosition, apply_move, legal_moves
 from bg_env.draughts.actions import hop_action, hop_of, n_actions, path_actions
-from bg_env.draughts.board import geometry
-from bg_env.draughts.game import DraughtsGame, IllegalHopError
+from bg_env.draughts.board import KING, geometry
+from bg_env.draughts.game import QUIET_LIMITS, DraughtsGame, IllegalHopError
 
 
 @pytest.mark.parametrize("variant", ["international", "english", "russian", "brazilian",
@@ -131,29 +131,62 @@ def test_a_lone_king_against_two_kings_draws_after_five_moves_each():
     ("W:WK25,K27:BK3", 10),      # a lone king against two kings: 5 moves each
     ("W:WK32,30:BK1", 10),      # against a king and a man
     ("B:WK1,K2,K3:BK29", 10),  # against three, the lone king on the main road
-    ("B:WK1,K2,K8:BK29", 0),   # ... but one of the three stands on it
-    ("B:WK1,K2,K3:BK30", 0),   # the lone king off the main road (the quiet rule ends it)
+    ("B:WK1,K2,29:BK22", 60),  # ... but one of the three stands on it: 7.2.6, 4 pieces
+    ("B:WK1,K2,31:BK30", 60),  # the lone king off the main road: 7.2.6
     ("W:W29,30:BK4", 0),       # two men, no king
+    ("W:WK21,30:BK4,5", 60),   # kings on both sides, five pieces: 30 moves each
+    ("W:WK21,30,31:BK4,5,6", 120),  # six pieces: 60 each
+    ("W:WK21,30,31,32:BK4,5,6", 120),  # seven
+    ("W:WK21,30,31,32:BK4,5,6,7", 0),  # eight
+    ("W:W21,30:BK4,K5", 0),    # four pieces, the kings on one side only
 ])
 def test_russian_endgame_rules(fen, limit):
     game = DraughtsGame(DraughtsPosition.from_fen(fen, "russian"))
     assert game._endgame_limit() == limit
     if limit:  # quiet moves that keep the rule on: the draw comes at the limit's move
-        for move in quiet_line(game.position, limit, {game.position.board}):
+        rule = game._endgame_rule()
+        for move in quiet_line(game.position, limit, {game.position.board}, rule):
             assert game.result is None
             game.play(move)
         assert game.result == (0, "endgame") and game.plies == limit
 
 
-def quiet_line(pos, n: int, seen: set) -> list:
-    """``n`` quiet moves (:func:`quiet`) from ``pos`` under which the endgame rule holds,
-    found depth first."""
+def test_a_crowning_starts_the_russian_count_again_a_quiet_move_does_not():
+    fen = "W:W5,K20:BK29,26"  # four pieces, kings on both sides: 60 moves in all
+    g = geometry(8)
+    game = DraughtsGame(DraughtsPosition.from_fen(fen, "russian"))
+    game.endgame = 59
+    game.step(hop_action(g, 5, 1))  # the man is crowned: the balance of forces changes
+    assert game.result is None and game.endgame == 0 and game._endgame_limit() == 60
+    game = DraughtsGame(DraughtsPosition.from_fen(fen, "russian"))
+    game.endgame = 59
+    game.step(hop_action(g, 20, 24))  # a king's quiet move: the 60th
+    assert game.result == (0, "endgame")
+
+
+def test_a_capture_starts_an_endgame_count_again():
+    # a lone king against three kings (16 moves each) takes one: now against two (5 each),
+    # counted from the next move, not from the 16-move rule's count
+    game = DraughtsGame(DraughtsPosition.from_fen("B:WK23,K47,K49:BK5", "international"))
+    assert game._endgame_limit() == 32
+    game.endgame = 20
+    game.step(hop_action(geometry(10), 5, 28))  # takes the king on 23
+    assert game.position.board[23] == 0 and game._endgame_limit() == 10
+    assert game.result is None and game.endgame == 0
+
+
+def quiet_line(pos, n: int, seen: set, rule, kings_run: int = 0) -> list | None:
+    """``n`` quiet moves (:func:`quiet`) from ``pos`` under which the endgame ``rule``
+    holds and which the quiet-move rule does not end first (a man moves before the kings'
+    run reaches it; kings' moves tried first), found depth first."""
     if n == 0:
         return []
-    for move in legal_moves(pos):
+    for move in sorted(legal_moves(pos), key=lambda m: abs(pos.board[m.start]) != KING):
+        run = kings_run + 1 if abs(pos.board[move.start]) == KING else 0
         after = apply_move(pos, move)
-        if quiet(pos, move, seen) and DraughtsGame(after)._endgame_limit():
-            rest = quiet_line(after, n - 1, seen | {after.board})
+        if (run < QUIET_LIMITS["russian"] and quiet(pos, move, seen)
+                and DraughtsGame(after)._endgame_rule() == rule):
+            rest = quiet_line(after, n - 1, seen | {after.board}, rule, run)
             if rest is not None:
                 return [move] + rest
     return None
