@@ -7,6 +7,7 @@ PettingZoo's classic envs do; the envs' ``env()`` factories call it.
 
 from __future__ import annotations
 
+from gymnasium.spaces import Discrete
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
@@ -189,8 +190,31 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         self._chain = (inner if type(inner) is TerminateIllegalWrapper
                        and inner.env is inner.unwrapped else None)
         """The TerminateIllegalWrapper of :func:`wrap`'s chain, else None."""
+        self._n_actions = _discrete_size(env.unwrapped)
+        """``n`` when every agent's action space is ``Discrete(n)`` from 0 (an ``int``
+        in ``0..n-1`` is in it), else -1."""
 
     def step(self, action) -> None:
+        chain = self._chain
+        if chain is not None and type(action) is int and self._has_reset:
+            raw = self._raw_env
+            prev = chain._prev_obs
+            if raw.agents and type(prev) is dict:
+                agent = raw.agent_selection
+                mask = prev.get("action_mask")
+                if (mask is not None and 0 <= action < self._n_actions
+                        and not raw.terminations[agent] and not raw.truncations[agent]
+                        and mask[action]):
+                    # the usual step (a legal int action of an agent that has seen its
+                    # mask): _terminate_illegal_step's checks all pass; its effects
+                    self._has_updated = True
+                    chain._prev_obs = chain._prev_info = None
+                    raw.step(action)
+                    return
+        self._checked_step(action)
+
+    def _checked_step(self, action) -> None:
+        """:meth:`step` through every check in PettingZoo's order."""
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
         elif not self._raw_env.agents:
@@ -232,12 +256,12 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             observation = None
         elif chain is None:
             observation = self.env.observe(agent)
-        else:  # (self._observe, written out)
-            observation = raw.observe(agent)
-            if agent == raw.agent_selection:  # (chain._remember, written out)
-                chain._prev_obs = observation
-                infos = raw.infos
-                chain._prev_info = infos[agent] if agent in infos else {}
+        else:  # (self._observe and chain._remember, written out: agent is the one to act)
+            observation = chain._prev_obs = raw.observe(agent)
+            infos = raw.infos
+            chain._prev_info = infos[agent] if agent in infos else {}
+            return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
+                    raw.truncations[agent], infos[agent])
         return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
                 raw.truncations[agent], raw.infos[agent])
 
@@ -247,6 +271,17 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def _repr_png_(self) -> bytes:
         """The raw env's picture (PettingZoo's wrappers do not forward ``_`` names)."""
         return self.unwrapped._repr_png_()
+
+
+def _discrete_size(raw: AECEnv) -> int:
+    """``n`` when every agent's action space is a ``Discrete(n)`` starting at 0, else -1."""
+    sizes = set()
+    for agent in raw.possible_agents:
+        space = raw.action_space(agent)
+        if not isinstance(space, Discrete) or int(space.start) != 0:
+            return -1
+        sizes.add(int(space.n))
+    return sizes.pop() if len(sizes) == 1 else -1
 
 
 class _OrderIterable(AECOrderEnforcingIterable):

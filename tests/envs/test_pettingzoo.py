@@ -230,9 +230,9 @@ def _pettingzoo_wrapped(**config):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
 
 
-def _trace(env, seed: int, illegal_at: int | None) -> list:
-    """Play a seeded random game (an illegal action at step ``illegal_at``), recording
-    what the AEC loop sees."""
+def _trace(env, seed: int, illegal_at: int | None, kind=int) -> list:
+    """Play a seeded random game (an illegal action at step ``illegal_at``; actions of
+    type ``kind``), recording what the AEC loop sees."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     trace, step = [], 0
@@ -246,20 +246,22 @@ def _trace(env, seed: int, illegal_at: int | None) -> list:
             legal = np.flatnonzero(obs["action_mask"])
             illegal = np.flatnonzero(obs["action_mask"] == 0)
             pool = illegal if step == illegal_at else legal
-            action = int(pool[rng.integers(len(pool))])
+            action = kind(pool[rng.integers(len(pool))])
         env.step(action)
         step += 1
     return trace
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("kind", [int, np.int64], ids=["int", "numpy"])
 @pytest.mark.parametrize("illegal_at", [None, 0, 7])
 @pytest.mark.parametrize("config", [{}, {"cube": True}], ids=["no_cube", "cube"])
-def test_env_wrappers_act_as_pettingzoos(config, illegal_at):
-    """env()'s wrappers (written out, their checks made at once around wrap()'s chain)
-    give the same games, rewards, terminations and infos as PettingZoo's classes."""
-    ours = _trace(backgammon_v0.env(**config), 3, illegal_at)
-    theirs = _trace(_pettingzoo_wrapped(**config), 3, illegal_at)
+def test_env_wrappers_act_as_pettingzoos(config, illegal_at, kind):
+    """env()'s wrappers (written out, their checks made at once around wrap()'s chain; a
+    legal ``int`` after its mask was seen stepped at once) give the same games, rewards,
+    terminations and infos as PettingZoo's classes."""
+    ours = _trace(backgammon_v0.env(**config), 3, illegal_at, kind)
+    theirs = _trace(_pettingzoo_wrapped(**config), 3, illegal_at, kind)
     assert ours == theirs
     assert len(ours) > (10 if illegal_at is None else 2)
 
