@@ -32,7 +32,8 @@ SPECS = {
     "pubeval": "Tesauro's 1993 linear evaluator (the standard benchmark)",
     "td": "the shipped TD-Gammon baseline (0-ply); 'td:PATH' loads a saved model; 'td:2ply' "
           "(or 'td:PATH:2ply') looks one roll ahead, searching the 8 best 0-ply plays "
-          "('td:2ply:K' searches K, 'td:2ply:all' all of them)",
+          "('td:2ply:K' searches K, 'td:2ply:all' all of them); a last ':cube1' or "
+          "':cube2' judges the cube one or two rolls ahead ('td:cube2', 'td:2ply:cube2')",
     "ppo": "the shipped MaskablePPO baseline; 'ppo:PATH' loads a saved model",
     "gnubg": "GNU Backgammon 0-ply through gnubg-nn (optional extra); 'gnubg:1' for 1-ply",
     "first": "always the lowest legal action (a deterministic test partner)",
@@ -85,8 +86,8 @@ def load_agent(spec):
     if kind == "td":
         from .players.td import TDAgent
 
-        _, plies, prune = _td_spec(spec, arg)
-        return TDAgent.load(model_file(spec), plies=plies, prune=prune)
+        _, plies, prune, cube_plies = _td_spec(spec, arg)
+        return TDAgent.load(model_file(spec), plies=plies, prune=prune, cube_plies=cube_plies)
     if kind == "ppo":
         from .players.ppo import PPOAgent
 
@@ -140,13 +141,23 @@ def _spec_int(spec: str, text: str, what: str) -> int:
 
 
 _PLY = re.compile(r"(?:^|:)(\d+)ply(?::([^:]*))?$")
+_CUBE = re.compile(r"(?:^|:)cube(\d*)$")
 
 
-def _td_spec(spec: str, arg: str) -> tuple[str, int, int | None]:
-    """``td[:PATH][:2ply[:K|:all]]`` as ``(path or '', plies, prune)``."""
+def _td_spec(spec: str, arg: str) -> tuple[str, int, int | None, int]:
+    """``td[:PATH][:2ply[:K|:all]][:cubeN]`` as ``(path or '', plies, prune, cube
+    plies)``."""
+    cube = _CUBE.search(arg)
+    cube_plies = 0
+    if cube is not None:
+        if cube.group(1) not in ("0", "1", "2"):
+            raise ValueError(f"agent spec {spec!r}: 'cube{cube.group(1)}' is not a cube "
+                             f"lookahead; expected ':cube0', ':cube1' or ':cube2' (rolls "
+                             f"ahead)")
+        cube_plies, arg = int(cube.group(1)), arg[: cube.start()]
     found = _PLY.search(arg)
     if found is None:
-        return arg, 0, 8
+        return arg, 0, 8, cube_plies
     depth, count = found.group(1), found.group(2)
     if depth != "2":
         raise ValueError(f"agent spec {spec!r}: search depth '{depth}ply' is not supported; "
@@ -160,7 +171,7 @@ def _td_spec(spec: str, arg: str) -> tuple[str, int, int | None]:
     else:
         raise ValueError(f"agent spec {spec!r}: '{count}' is not a number of plays to search; "
                          f"expected 'td:2ply:K' with K a positive integer, or 'td:2ply:all'")
-    return arg[: found.start()], 1, prune
+    return arg[: found.start()], 1, prune, cube_plies
 
 
 def _register_opponents() -> None:

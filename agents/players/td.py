@@ -45,7 +45,7 @@ from .td_features import (  # noqa: F401 (re-exported: agents.players.td.feature
     terminal_target,
 )
 from .td_inputs import N_EXTRA, extra_inputs
-from .td_search import check_prune, search_choice
+from .td_search import check_prune, lookahead_values, search_choice
 
 __all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES",
            "save_net", "load_net", "net_header", "net_from_header"]
@@ -99,7 +99,11 @@ class TDAgent(PlayAgent):
     With ``plies=1`` it looks one roll ahead (:mod:`agents.players.td_search`, the ``td:2ply``
     spec): the ``prune`` plays that 0-ply rates best are rated by the average over the
     opponent's 21 rolls of the position after his 0-ply best reply. Its cube decisions
-    stay those of the 0-ply probabilities (:meth:`probabilities`). In a variant whose
+    are those of :meth:`probabilities`: the network's own (0-ply) with ``cube_plies=0``,
+    else the position judged ``cube_plies`` rolls ahead (``td:cube1``, ``td:cube2``: the
+    average over the roller's 21 rolls of his 0-ply best play's value, at 2 over the
+    opponent's replies too), which agree with GNU Backgammon's cube verdicts far more
+    often (docs/cube.md). In a variant whose
     checkers do not move as in backgammon it plays 0-ply; where the boards are not
     backgammon boards (Plakoto, Long Nardy) it warns (:class:`~agents.players.base.VariantWarning`).
 
@@ -108,34 +112,55 @@ class TDAgent(PlayAgent):
         cube_settings: the cube-life settings (:class:`~agents.players.cube.CubeSettings`).
         plies: 0 (the network's own choice) or 1 (one roll of lookahead).
         prune: how many plays the search looks at (``None``: all); unused at 0 plies.
+        cube_plies: the rolls of lookahead of the cube decisions' probabilities (0, 1
+            or 2).
 
     Raises:
-        ValueError: ``plies`` not 0 or 1, or ``prune`` not a positive integer or ``None``.
+        ValueError: ``plies`` not 0 or 1, ``prune`` not a positive integer or ``None``,
+            ``cube_plies`` not 0, 1 or 2.
     """
 
     name = "td"
     reads_backgammon_boards = True
 
     def __init__(self, net: TDNet, cube_settings: CubeSettings | None = None,
-                 plies: int = 0, prune: int | None = 8) -> None:
+                 plies: int = 0, prune: int | None = 8, cube_plies: int = 0) -> None:
         super().__init__()
         if plies not in (0, 1) or isinstance(plies, bool):
             raise ValueError(f"plies={plies!r}: expected 0 (no lookahead) or 1 (one roll "
                              f"ahead, 'td:2ply')")
+        if cube_plies not in CUBE_PLIES or isinstance(cube_plies, bool):
+            raise ValueError(f"cube_plies={cube_plies!r}: expected one of {CUBE_PLIES} (rolls "
+                             f"of lookahead of the cube decisions, 'td:cube1', 'td:cube2')")
         self.net = net.eval()
         self.cube_settings = cube_settings or CubeSettings()
         self.plies = plies
         self.prune = check_prune(prune)
-        if plies:
-            self.name = "td:2ply"
+        self.cube_plies = cube_plies
+        self._judged: tuple[Position | None, np.ndarray | None] = (None, None)
+        """The last position :meth:`probabilities` judged, and its probabilities (a double
+        and its answer judge the same position)."""
+        self.name = "td" + (":2ply" if plies else "") + (f":cube{cube_plies}" if cube_plies
+                                                         else "")
 
     def probabilities(self, position: Position) -> np.ndarray:
         """The five cubeless probabilities of the player on roll in ``position`` (before
         his roll): the network's view of the same board as the opponent's afterstate,
-        flipped."""
+        flipped; with ``cube_plies`` the average over the rolls ahead
+        (:func:`~agents.players.td_search.lookahead_values` of that afterstate)."""
+        if self._judged[0] == position:
+            return self._judged[1].copy()
+        before = position.swap()  # the opponent's afterstate: he has moved, we roll
         with torch.inference_mode():
-            v = self.net(torch.from_numpy(position_features([position.swap()])))[0]
-        return flip_outputs(v).numpy().astype(float)
+            if self.cube_plies:
+                me = np.asarray(before.me, dtype=np.int8).reshape(1, 26)
+                opp = np.asarray(before.opp, dtype=np.int8).reshape(1, 26)
+                v = torch.from_numpy(lookahead_values(self.net, me, opp, self.cube_plies)[0])
+            else:
+                v = self.net(torch.from_numpy(position_features([before])))[0]
+        probs = flip_outputs(v).numpy().astype(float)
+        self._judged = (position, probs)
+        return probs.copy()
 
     def cube_action(self, env, legal: list[int]) -> int:
         return cube_action(env, legal, self.probabilities, self.cube_settings)
@@ -157,8 +182,13 @@ class TDAgent(PlayAgent):
         return numpy_equity(v)
 
     @classmethod
-    def load(cls, path: str, plies: int = 0, prune: int | None = 8) -> "TDAgent":
-        return cls(load_net(path), plies=plies, prune=prune)
+    def load(cls, path: str, plies: int = 0, prune: int | None = 8,
+             cube_plies: int = 0) -> "TDAgent":
+        return cls(load_net(path), plies=plies, prune=prune, cube_plies=cube_plies)
+
+
+CUBE_PLIES = (0, 1, 2)
+"""The rolls of lookahead :class:`TDAgent`'s cube decisions may take."""
 
 
 def net_header(net: TDNet) -> dict:

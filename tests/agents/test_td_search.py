@@ -3,6 +3,8 @@ reference that evaluates every reply of every roll one position at a time."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -11,7 +13,7 @@ from agents import load_agent
 from agents.players.base import RandomAgent
 from agents.evaluation.evaluate import evaluate, play_game_env
 from agents.players.td import TDAgent, TDNet, features, numpy_equity, terminal_target
-from agents.players.td_search import ROLLS, search_choice, search_values
+from agents.players.td_search import ROLLS, flip_numpy, search_choice, search_values
 from bg_env.rules.moves import legal_plays_reference
 from bg_env.rules.position import Position
 
@@ -309,3 +311,59 @@ def test_segment_top_is_each_segments_best_rows_first_on_ties():
         starts = np.r_[0, np.cumsum(lengths)[:-1]]
         one_by_one = [s + np.argsort(-x[s:s + n], kind="stable")[:k] for s, n in zip(starts, lengths)]
         assert segment_top(x, lengths, k).tolist() == sorted(np.concatenate(one_by_one).tolist())
+
+
+def reference_cube_probabilities(net: TDNet, pos: Position) -> np.ndarray:
+    """The roller's five probabilities one roll ahead, position by position: over the 36
+    rolls, the outputs (his view) of the play his 0-ply network rates best."""
+    total = np.zeros(5)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            plays = legal_plays_reference(pos, (a, b))
+            values = [one_value(net, p.result) for p in plays]
+            total += values[int(np.argmax([numpy_equity(v.astype(np.float32))
+                                           for v in values]))] / 36.0
+    return total
+
+
+@pytest.mark.parametrize("pos", [p for p, _ in POSITIONS[:4]] + [
+    Position.from_layout({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3}, {25: 1, 13: 2, 12: 12}),
+    Position.from_layout({1: 1, 2: 1}, {1: 2, 2: 1, 3: 1}),  # some rolls end the game
+])
+def test_cube_probabilities_one_roll_ahead_match_the_reference(net, pos):
+    agent = TDAgent(net, cube_plies=1)
+    assert np.allclose(agent.probabilities(pos), reference_cube_probabilities(net, pos),
+                       atol=1e-5)
+    # no lookahead: the network's own view of the board, flipped to the roller's
+    flat = TDAgent(net).probabilities(pos)
+    assert np.allclose(flat, flip_numpy(one_value(net, pos.swap())[None])[0], atol=1e-6)
+
+
+def test_cube_probabilities_are_kept_for_the_answer_and_not_shared(net):
+    agent = TDAgent(net, cube_plies=1)
+    pos = random_position(3, 10)
+    first = agent.probabilities(pos)
+    first[:] = 0  # the caller's copy
+    again = agent.probabilities(pos)
+    assert again.sum() > 0 and np.allclose(again, reference_cube_probabilities(net, pos),
+                                           atol=1e-5)
+    assert not np.allclose(agent.probabilities(pos.swap()), again)
+
+
+def test_cube_lookahead_specs():
+    agent = load_agent("td:cube1")
+    assert (agent.plies, agent.cube_plies, agent.name) == (0, 1, "td:cube1")
+    agent = load_agent("td:2ply:4:cube2")
+    assert (agent.plies, agent.prune, agent.cube_plies) == (1, 4, 2)
+    assert load_agent("td:2ply:cube2").prune == 8 and load_agent("td").cube_plies == 0
+    from agents import MODELS_DIR, model_file
+
+    assert model_file("td:cube1") == os.path.join(MODELS_DIR, "td.pt")
+    assert model_file("td:runs/x.pt:cube2") == "runs/x.pt"
+    for spec, words in (("td:cube3", "cube3"), ("td:cube", "'cube'")):
+        with pytest.raises(ValueError, match=words):
+            load_agent(spec)
+    with pytest.raises(FileNotFoundError, match="'cube'"):  # the cube part comes last
+        load_agent("td:cube:2ply")
+    with pytest.raises(ValueError, match="cube_plies=3"):
+        TDAgent(TDNet(hidden=2), cube_plies=3)
