@@ -338,14 +338,15 @@ def pick_roll_take(legal: list[int], rnd: random.Random) -> int:
 
 def batch_lockstep(rules, seed: int, assert_same) -> int:
     """Play one random game on :class:`~bg_env.game.game.Game` and on one row of
-    :class:`bg_env.kernels.batch.Games` (with its variant turn rows, if any) from the same
+    :class:`bg_env.kernels.games.Games` (with its variant turn rows, if any) from the same
     dice, calling ``assert_same(game, games)`` after every decision; now and then an
     illegal action (or one out of range) must change nothing. Returns the decisions."""
     from bg_env.actions import N_ACTIONS
     from bg_env.kernels import batch
+    from bg_env.kernels import games as kgames
     from bg_env.game.game import Game, Phase
 
-    games = batch.Games(1, rules)
+    games = kgames.Games(1, rules)
     games.seed(seed)
     dice = SplitMix(games.seeds[0])
     games.reset()
@@ -361,13 +362,13 @@ def batch_lockstep(rules, seed: int, assert_same) -> int:
         legal = game.legal_actions()
         if rnd.random() < 0.03:
             bad = rnd.choice([a for a in range(N_ACTIONS + 2) if a not in legal])
-            batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+            kgames.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
                       np.array([bad]), legal_flag, *vt)
             assert not legal_flag[0]
             assert_same(game, games)
         action = pick_roll_take(legal, rnd)
         game.step(action, dice)
-        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+        kgames.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
                   np.array([action]), legal_flag, *vt)
         assert legal_flag[0]
         assert_same(game, games)

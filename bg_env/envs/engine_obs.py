@@ -79,7 +79,7 @@ def write_match_block(mblock: np.ndarray, match) -> None:
 
 def uses_engine_obs(config, games) -> bool:
     """Whether the engine's observations of ``config``'s games (``games``: the engine's
-    :class:`~bg_env.kernels.batch.Games`) come from these kernels: with the context block, or
+    :class:`~bg_env.kernels.games.Games`) come from these kernels: with the context block, or
     in a variant whose moves are not standard."""
     return config.uses_context or games.variant_rows is not None
 

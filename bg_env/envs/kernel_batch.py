@@ -5,7 +5,7 @@ The engine room of the batched vector envs: Stable-Baselines3's
 (:class:`bg_env.envs.vector.BackgammonVecEnv`) and Gymnasium's
 (:class:`bg_env.envs.gym_vector.BackgammonVectorEnv`) are thin adapters over
 :class:`KernelBatch`, which needs neither library. All games live in the numpy arrays of
-:class:`bg_env.kernels.batch.Games`; one call to the kernels steps them all (the learner's
+:class:`bg_env.kernels.games.Games`; one call to the kernels steps them all (the learner's
 action, then the random opponent's decisions until the learner must act again). A game
 that ends is started again at once, in the same step (its last observation and result are
 reported in that step's info). Standard games, with or without the cube and the context
@@ -24,6 +24,7 @@ import numpy as np
 
 from ..kernels import batch, match as batch_match, opponents as batch_opponents
 from ..kernels.batch_rules import R_BOMB
+from ..kernels.games import Games
 from ..rules.variants import get_variant
 from ..rules.actions import N_ACTIONS
 from ..game.game import Game, IllegalActionError
@@ -105,7 +106,7 @@ class KernelBatch:
             raise ValueError("render_mode: the batched kernels do not render; use GymVecEnv")
         self.num_envs = int(num_envs)
         self.opponent = opponent
-        self.games = batch.Games(self.num_envs, self.config.rules())
+        self.games = Games(self.num_envs, self.config.rules())
         self.learner = -1 if learner is None else AGENTS.index(learner)
         self.illegal_action = illegal_action
         self.illegal_reward = check_reward("illegal_reward", illegal_reward)
@@ -155,7 +156,7 @@ class KernelBatch:
         self._context = self.config.uses_context
 
     def seed(self, seed) -> None:
-        """Seed the games' generators (:meth:`bg_env.kernels.batch.Games.seed`: an int seeds
+        """Seed the games' generators (:meth:`bg_env.kernels.games.Games.seed`: an int seeds
         game ``i`` with ``seed + i``; a list gives one seed per game)."""
         self.games.seed(seed)
 

@@ -180,7 +180,7 @@ else:
 
     @njit(cache=True)
     def _games_tesauro(state, me, opp, sides, out):
-        """:func:`encode` ``"tesauro"`` for every game of a :class:`~bg_env.kernels.batch.Games`."""
+        """:func:`encode` ``"tesauro"`` for every game of a :class:`~bg_env.kernels.games.Games`."""
         for i in range(state.shape[0]):
             s, side, o = state[i], sides[i], out[i]
             o[:] = 0
@@ -204,7 +204,7 @@ else:
 
     @njit(cache=True)
     def _games_compact(state, me, opp, sides, out):
-        """:func:`encode` ``"compact"`` for every game of a :class:`~bg_env.kernels.batch.Games`."""
+        """:func:`encode` ``"compact"`` for every game of a :class:`~bg_env.kernels.games.Games`."""
         dice = np.empty(4, np.int64)
         for i in range(state.shape[0]):
             s, side, o = state[i], sides[i], out[i]
@@ -315,7 +315,7 @@ def encode_games(games, sides: np.ndarray, encoder: str, out: np.ndarray) -> Non
     The same vectors as :func:`encode` gives for each game seen from ``sides[i]``.
 
     Args:
-        games: a :class:`bg_env.kernels.batch.Games` (the numba fast path).
+        games: a :class:`bg_env.kernels.games.Games` (the numba fast path).
         sides: ``int64[n]``, the side (0 or 1) each observation is for.
         encoder: ``"tesauro"`` (``out`` float32) or ``"compact"`` (``out`` int8).
         out: ``(n, size)`` array to write.

@@ -75,7 +75,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 
-from ..kernels import batch
+from ..kernels.games import Games
 from ..rules.actions import N_ACTIONS
 from ..game.game import PURE_PYTHON
 from .backgammon import EnvConfig
@@ -206,8 +206,8 @@ class BackgammonVecEnv(VecEnv):
         return self.batch.config
 
     @property
-    def games(self) -> batch.Games:
-        """The games' arrays (:class:`bg_env.kernels.batch.Games`)."""
+    def games(self) -> Games:
+        """The games' arrays (:class:`bg_env.kernels.games.Games`)."""
         return self.batch.games
 
     @property

@@ -85,7 +85,7 @@ if not PURE_PYTHON:
 
 
 class VariantObserver:
-    """The observations of ``games`` (a :class:`~bg_env.kernels.batch.Games` with variant
+    """The observations of ``games`` (a :class:`~bg_env.kernels.games.Games` with variant
     turns) under ``config`` (an :class:`~bg_env.envs.config.EnvConfig`).
 
     Args:

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..kernels import batch as b
 from ..rules.actions import BEAVER, BOMB, DOUBLE, DROP, N_ACTIONS, action_to_str, decode_move
-from ..kernels.batch import Games
+from ..kernels.games import Games
 from ..rules.cube import GameResult, IllegalActionError, Phase, Rules, next_cube_value
 from ..kernels.dice import roll_dice
 from ..kernels.engine import compiled
@@ -102,7 +102,7 @@ class Game(StartAnywhere, RowView, CubeDecisions):
                  turn: int = 0) -> None:
         self.rules = rules if rules is not None else Rules()
         self.games = Games(1, self.rules)
-        """The row the kernels play (:class:`~bg_env.kernels.batch.Games` of one game, its
+        """The row the kernels play (:class:`~bg_env.kernels.games.Games` of one game, its
         ``HOLD`` column set)."""
         self.events: list | None = None
         """``None`` (the default): nothing is kept. Set it to a list and the game appends

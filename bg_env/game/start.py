@@ -193,7 +193,7 @@ class StartAnywhere:
 
     @classmethod
     def from_games(cls, games, i: int) -> "Game":
-        """Game ``i`` of a :class:`~bg_env.kernels.batch.Games` (the kernels' arrays) as a
+        """Game ``i`` of a :class:`~bg_env.kernels.games.Games` (the kernels' arrays) as a
         Game in the same state, to inspect or to go on with (the same game: the dice to
         come are those of the generator it is given)."""
         game = cls(games.game_rules)

@@ -3,7 +3,7 @@ carry for every variant: the start layout, the cap on the kind of win and the nu
 (``docs/RULES.md`` §7; the truth is :class:`~bg_env.game.game.Game` with
 :mod:`bg_env.rules.variants`, which the kernels are tested against in lockstep).
 
-The rules array of :class:`~bg_env.kernels.batch.Games` is the cube options (columns
+The rules array of :class:`~bg_env.kernels.games.Games` is the cube options (columns
 ``0..6``, see :mod:`bg_env.kernels.batch`) followed by the columns below, for every variant
 (the variants whose moves are not standard also have their turns in
 :mod:`bg_env.kernels.batch_variants`; their start comes from here too):

@@ -33,9 +33,10 @@ from numba import njit, typeof
 
 from ..rules.actions import N_ACTIONS
 from .batch import (
-    CUBE_VALUE, OPEN_BY, OUTCOME, OUTCOMES, P_OVER, PHASE, POINTS, STARTER, TURNS, WINNER, Games,
+    CUBE_VALUE, OPEN_BY, OUTCOME, OUTCOMES, P_OVER, PHASE, POINTS, STARTER, TURNS, WINNER,
     actor, open_row, step_row,
 )
+from .games import Games
 from ..rules.cube import GameResult
 from .io import bit_generator_pointers
 
@@ -48,7 +49,7 @@ def open_game(s, me, opp, rules, mask, fn, st, vt=None):
     ties re-rolled (doubling up to ``auto_doubles`` times), the higher die plays both.
     ``fn`` and ``st`` are the generator's ``ctypes`` ``next_uint32`` and
     ``state_address``; ``vt`` the variant turns (:attr:`Games.kernel_variant_args
-    <bg_env.kernels.batch.Games.kernel_variant_args>`). Returns ``(phase, actor, turns)``."""
+    <bg_env.kernels.games.Games.kernel_variant_args>`). Returns ``(phase, actor, turns)``."""
     open_row(s, me, opp, rules, mask, None, 0, fn, st, vt)
     return s[PHASE], actor(s), s[TURNS]
 
@@ -69,7 +70,7 @@ class EngineGame:
     to :meth:`open` and :meth:`act` (as :class:`~bg_env.game.game.Game` draws them).
 
     Attributes:
-        games: the game's arrays (a :class:`~bg_env.kernels.batch.Games` of one row).
+        games: the game's arrays (a :class:`~bg_env.kernels.games.Games` of one row).
         mask: ``int8[N_ACTIONS]``, the legal actions of :attr:`actor` (kept up to date).
         phase, actor, turns: after the last call (``P_OVER`` when the game is over).
 
@@ -116,7 +117,7 @@ class EngineGame:
         :func:`act`; a copy starts with them again), called as ``open_kernel(*row, mask,
         fn, st, *vt, *extra)`` and ``act_kernel(*row, mask, action, fn, st, *vt, *extra)``
         (``vt``: :attr:`Games.kernel_variant_args
-        <bg_env.kernels.batch.Games.kernel_variant_args>`): :func:`open_game` / :func:`act`
+        <bg_env.kernels.games.Games.kernel_variant_args>`): :func:`open_game` / :func:`act`
         or kernels that call them and return what they return, then may read the game
         (the env encodes an observation into ``extra``)."""
         self._kernels = (open_kernel, act_kernel, extra)

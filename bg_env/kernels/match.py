@@ -18,7 +18,7 @@ tested against the single env, which plays :class:`~bg_env.game.match.Match`, in
 State of match ``i``: ``match[i]``, ``int64`` columns named by the constants below (the
 length, the score, the Crawford flag, games played, Crawford games played, and the
 winner, -1 while the match goes on). The game being played is row ``i`` of the
-:class:`~bg_env.kernels.batch.Games` arrays, under ``rules`` or, in the Crawford game,
+:class:`~bg_env.kernels.games.Games` arrays, under ``rules`` or, in the Crawford game,
 ``crawford_rules``.
 
 Rewards (``reward[i]``, added to, from the learner's side): ``+-1`` when the match ends

@@ -214,7 +214,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
 def continue_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, learner,
                       max_turns, status, work, vt=None):
     """Games put in the rows where ``which[i]`` (a :class:`~bg_env.game.game.Game`'s row,
-    :meth:`~bg_env.kernels.batch.Games.put`) go on against ``opponent``: the learner's side
+    :meth:`~bg_env.kernels.games.Games.put`) go on against ``opponent``: the learner's side
     is ``learner`` (0 or 1), or drawn from the game's generator when ``learner < 0``; the
     row goes on by itself (:func:`~bg_env.kernels.batch.resume_row`) and the opponent
     plays until the learner must decide. ``status[i]``: 0 then, 1 or 2 (over, truncated)

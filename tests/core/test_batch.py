@@ -18,6 +18,7 @@ pytest.importorskip("numba")
 
 from bg_env.actions import BOMB  # noqa: E402
 from bg_env.kernels import batch  # noqa: E402
+from bg_env.kernels import games as kgames
 from bg_env.game.game import Game, Phase, Rules  # noqa: E402
 from bg_env.envs.context import VARIANT_ORDER  # noqa: E402
 from bg_env.envs.observation import ENCODERS, encode, encode_games  # noqa: E402
@@ -40,7 +41,7 @@ VARIANT_RULES = {
 }
 
 
-def assert_same(game: Game, games: batch.Games, i: int = 0) -> None:
+def assert_same(game: Game, games: kgames.Games, i: int = 0) -> None:
     s = games.state[i]
     where = f"{game.position.position_id()} phase {game.phase} dice {game.dice}"
     assert PHASES[s[batch.PHASE]] == game.phase, where
@@ -106,7 +107,7 @@ def test_variants_start_as_game():
     """One start mechanism for every variant (the rules array's layout), those whose moves
     are not standard included."""
     for variant in VARIANT_ORDER:
-        games = batch.Games(1, Rules(variant=variant))
+        games = kgames.Games(1, Rules(variant=variant))
         games.state[0, batch.PHASE] = batch.P_OVER
         start = Game(Rules(variant=variant)).variant.start_position()
         games.seed(0)
@@ -118,16 +119,16 @@ def test_variants_start_as_game():
 
 def test_nuclear_bomb_sends_every_blot_to_the_bar():
     rules = Rules(cube=False, variant="nuclear")
-    games = batch.Games(1, rules)
+    games = kgames.Games(1, rules)
     games.seed(11)
     games.reset()
     legal = np.zeros(1, dtype=bool)
     while not games.mask[0, BOMB]:  # play first moves until a cube phase offers the bomb
-        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+        kgames.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
                   np.array([np.flatnonzero(games.mask[0])[0]]), legal)
     me, opp = games.me[0].copy(), games.opp[0].copy()
     turn = games.state[0, batch.TURN]
-    batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+    kgames.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
               np.array([BOMB]), legal)
     assert legal[0] and games.state[0, batch.BOMB_OWNER] == 1 - turn
     blots = (me[1:25] == 1).sum(), (opp[1:25] == 1).sum()
@@ -141,20 +142,20 @@ def test_nuclear_bomb_sends_every_blot_to_the_bar():
 def test_same_seed_same_games():
     runs = []
     for _ in range(2):
-        games = batch.Games(8, Rules())
+        games = kgames.Games(8, Rules())
         games.seed(5)
         games.reset()
         runs.append((games.state.copy(), games.me.copy(), games.seeds.copy()))
     for a, b in zip(*runs):
         np.testing.assert_array_equal(a, b)
-    other = batch.Games(8, Rules())
+    other = kgames.Games(8, Rules())
     other.seed(6)
     other.reset()
     assert not np.array_equal(other.seeds, runs[0][2])
 
 
 def test_dice_are_uniform():
-    games = batch.Games(1, Rules(cube=False))
+    games = kgames.Games(1, Rules(cube=False))
     games.seed(0)
     rolls = SplitMix(games.seeds[0])
     counts = np.bincount([rolls.integers(1, 7) for _ in range(60000)], minlength=7)[1:]

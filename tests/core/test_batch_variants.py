@@ -22,6 +22,7 @@ pytest.importorskip("numba")
 
 from bg_env.actions import N_ACTIONS, ROLL  # noqa: E402
 from bg_env.kernels import batch  # noqa: E402
+from bg_env.kernels import games as kgames
 from bg_env.kernels.batch_variants import VariantRows, turn_mask, uses_variant_turn  # noqa: E402
 from bg_env.kernels.engine import EngineGame  # noqa: E402
 from bg_env.game.game import Game, Phase, Rules  # noqa: E402
@@ -44,7 +45,7 @@ def rules_of(variant: str, cube: bool) -> Rules:
                  max_cube=16)
 
 
-def assert_same(game: Game, games: batch.Games, i: int = 0, mask=None) -> None:
+def assert_same(game: Game, games: kgames.Games, i: int = 0, mask=None) -> None:
     """``mask``: the legal actions when they are not ``games.mask[i]`` (the engine's)."""
     s, rows = games.state[i], games.variant_rows
     mask = games.mask[i] if mask is None else mask
@@ -127,7 +128,7 @@ def test_engine_lockstep_many(variant):
 def test_sudden_death_ends_at_the_first_hit():
     """Many games on the vt path: each ends in a hit (one point) or a single game."""
     rules = Rules(cube=False, variant="sudden_death")
-    games = batch.Games(64, rules)
+    games = kgames.Games(64, rules)
     games.seed(3)
     games.reset()
     legal = np.zeros(64, dtype=bool)
@@ -135,7 +136,7 @@ def test_sudden_death_ends_at_the_first_hit():
         if (games.state[:, batch.PHASE] == batch.P_OVER).all():
             break
         actions = np.array([np.flatnonzero(m)[0] if m.any() else -1 for m in games.mask])
-        batch.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
+        kgames.act(games.state, games.me, games.opp, games.seeds, games.rules, games.mask,
                   actions, legal, *games.kernel_variant_args)
     s = games.state
     assert (s[:, batch.PHASE] == batch.P_OVER).all()
@@ -207,7 +208,7 @@ def test_only_non_standard_moves_use_the_row_turns():
     assert [v for v in ("standard", "nackgammon", "nuclear", "plakoto", "caucasian",
                         "long_nardy", "sudden_death") if uses_variant_turn(v)] == [
         "plakoto", "caucasian", "long_nardy", "sudden_death"]
-    assert batch.Games(2, Rules()).variant_rows is None
+    assert kgames.Games(2, Rules()).variant_rows is None
 
 
 def check_sudden_death_turn(position, dice, rnd) -> int:

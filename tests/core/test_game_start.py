@@ -84,7 +84,8 @@ def test_a_copied_game_goes_on_as_the_original(how):
 
 def test_automatic_doubles_stop_at_max_cube_in_the_kernels():
     batch = pytest.importorskip("bg_env.kernels.batch")
-    games = batch.Games(400, Rules(auto_doubles=5, max_cube=4))
+    kgames = pytest.importorskip("bg_env.kernels.games")
+    games = kgames.Games(400, Rules(auto_doubles=5, max_cube=4))
     games.seed(0)
     games.reset()
     assert set(games.state[:, batch.CUBE_VALUE].tolist()) == {1, 2, 4}

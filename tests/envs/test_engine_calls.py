@@ -93,7 +93,7 @@ def test_compiled_calls_give_the_dispatchers_results(encoder):
     """An engine playing through the compiled entry points of the env's kernels and the
     same kernels called through numba's dispatcher on arrays of their own play the same
     game and encode the same observations."""
-    from bg_env.kernels.batch import Games
+    from bg_env.kernels.games import Games
     from bg_env.kernels.engine import EngineGame, compiled
     from bg_env.kernels.io import bit_generator_pointers
     from bg_env.envs.observation import engine_kernels, observation_space
