@@ -134,6 +134,38 @@ def _max_usable(me, occ, outside, open_mask, dice, n, target):
     return max(first, _max_in_order(me, occ, outside, open_mask, seq, 2, False, target))
 
 
+@njit((_I, _I, _I, _A, _I), cache=True)
+def _one_playable(occ, outside, open_mask, dice, n):
+    """Whether one of ``dice[:n]`` can be played from the position of ``occ`` (what
+    :func:`_max_usable` finds with a target of one, without its search)."""
+    for i in range(n):
+        if next_source(occ, 25, dice[i], outside, open_mask) != 0:
+            return True
+    return False
+
+
+@njit((_A, _I, _I, _I, _I, _I), cache=True)
+def _two_usable(me, occ, outside, open_mask, a, b):
+    """How many of two different dice ``a`` and ``b`` can be played, 0 to 2 (what
+    :func:`_max_usable` finds for them, its search written out for two dice: some move of
+    one die after which the other is playable). ``me`` is restored before returning."""
+    best = 0
+    for first, second in ((a, b), (b, a)):
+        s = next_source(occ, 25, first, outside, open_mask)
+        while s != 0:
+            best = 1
+            dest = landing_point(s, first)
+            occ2 = shift_checker(me, occ, s, dest)
+            both = next_source(occ2, 25, second, outside_after(outside, s, dest),
+                               open_mask) != 0
+            me[dest] -= 1
+            me[s] += 1
+            if both:
+                return 2
+            s = next_source(occ, s - 1, first, outside, open_mask)
+    return best
+
+
 @njit(cache=True)
 def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
     """:func:`next_move_mask` for ``remaining[:n]`` into ``mask`` (all zeros on entry, any
@@ -166,8 +198,11 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
                 dest = landing_point(s, die)
                 occ2 = shift_checker(work, occ, s, dest)
                 o = outside_after(outside, s, dest)
-                usable = _max_usable(work, occ2, o, open_mask, rest, k, moves_left - 1)
-                legal = usable >= moves_left - 1
+                if moves_left == 2:  # one more die to play: no search needed
+                    legal = _one_playable(occ2, o, open_mask, rest, k)
+                else:
+                    usable = _max_usable(work, occ2, o, open_mask, rest, k, moves_left - 1)
+                    legal = usable >= moves_left - 1
                 work[dest] -= 1
                 work[s] += 1
             if legal:
@@ -212,14 +247,12 @@ def turn_plan(me, opp, d1, d2):
     """
     work, open_mask, _, outside = prepare_move_masks(me, opp)
     occ = occupied_mask(work)
-    dice = np.empty(4, np.int64)
     if d1 == d2:
+        dice = np.empty(4, np.int64)
         for i in range(4):
             dice[i] = d1
         return _max_usable(work, occ, outside, open_mask, dice, 4, 4), 0
-    dice[0] = d1
-    dice[1] = d2
-    need = _max_usable(work, occ, outside, open_mask, dice, 2, 2)
+    need = _two_usable(work, occ, outside, open_mask, d1, d2)
     if need == 1:
         larger = max(d1, d2)
         if next_source(occ, 25, larger, outside, open_mask) != 0:

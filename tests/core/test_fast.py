@@ -328,3 +328,24 @@ def test_plays_built_through_masks_are_exactly_the_legal_plays():
             assert plays_through_masks(position, dice) == expected, show(
                 position, dice, f"{phase} {position.position_id()} {dice}"
             )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=boards(), dice=st.tuples(st.integers(1, 6), st.integers(1, 6)), data=st.data())
+def test_hypothesis_masks_match_legal_next_moves(position, dice, data):
+    """The compiled masks along a partial play Hypothesis chooses, on any board: the
+    reference's legal next moves at every step."""
+    need, larger = turn_plan(*arrays(position), dice[0], dice[1])
+    assert (need, larger) == python_plan(position, dice)
+    remaining, current, first = list(dice_to_play(dice)), position, True
+    while True:
+        only = larger if first else 0
+        expected = python_mask(current, remaining, need, only)
+        assert fast_mask(current, remaining, need, only) == expected, f"after {current}"
+        if not expected:
+            break
+        action = data.draw(st.sampled_from(sorted(expected)))
+        current = apply_move(current, action)
+        remaining.remove(action % 6 + 1)
+        need, first = need - 1, False
+    assert need == 0
