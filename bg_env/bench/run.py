@@ -61,8 +61,6 @@ import json
 import math
 import platform
 import random
-import time
-from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -83,6 +81,7 @@ from .timing import (
     target_ratios,
     timed,
 )
+from .vector_rows import ppo_training, random_legal, vec_stepper
 
 __all__ = ["run_bench", "variant_rows", "random_legal"]
 
@@ -228,126 +227,6 @@ def _openspiel_game():
     return one
 
 
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniform pick among each row's legal actions (``masks``: ``(n, N_ACTIONS)`` bool,
-    each row with a legal action): the largest of random keys, legal ones in [1, 2), the
-    others in [0, 1). float32 keys: the random agent's own cost is not the env's."""
-    keys = rng.random(masks.shape, dtype=np.float32)
-    keys += masks
-    return keys.argmax(axis=1)
-
-
-def _vec_stepper(num_envs: int = 64, kernels: bool = True, monitor: bool = False,
-                 as_maskable_ppo: bool = False, **config):
-    """A callable stepping the vector env (``make_vec_env``, random opponent, cube off
-    unless ``config`` says otherwise; ``kernels=False``: the single envs one after another)
-    once with a uniform legal action per game, returning ``(episodes finished, steps)``
-    (an episode is a game, a match with ``match_length``); None without
-    Stable-Baselines3. The env is timed bare unless ``monitor`` (``make_vec_env``'s default:
-    SB3's ``VecMonitor`` around it); ``as_maskable_ppo``: the masks read as MaskablePPO
-    reads them (sb3-contrib's ``get_action_masks``), not by the env's own method."""
-    try:
-        from bg_env.envs.gym_env import BackgammonEnv
-        from bg_env.envs.vector import GymVecEnv, make_vec_env
-    except ImportError:
-        return None
-    config = {"cube": False, **config}
-    if kernels:
-        venv = make_vec_env(num_envs, seed=0, monitor=monitor, **config)
-    else:
-        venv = GymVecEnv([lambda: BackgammonEnv(opponent="random", **config)] * num_envs)
-        venv.seed(0)
-    venv.reset()
-    rng = np.random.default_rng(0)
-    masks_of = venv.action_masks
-    if as_maskable_ppo:
-        from sb3_contrib.common.maskable.utils import get_action_masks
-
-        masks_of = partial(get_action_masks, venv)
-
-    def one() -> tuple[int, int]:
-        _, _, dones, _ = venv.step(random_legal(masks_of(), rng))
-        return int(dones.sum()), num_envs
-
-    return one
-
-
-def _timers():
-    """A VecEnv wrapper adding up the time spent in the env's calls, and a callback adding
-    up the time spent collecting rollouts (imported late: SB3 is optional)."""
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import VecEnvWrapper
-
-    class TimedVecEnv(VecEnvWrapper):
-        def __init__(self, venv):
-            super().__init__(venv)
-            self.seconds = 0.0
-
-        def _time(self, fn, *args, **kwargs):
-            t0 = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                self.seconds += time.perf_counter() - t0
-
-        def reset(self):
-            return self._time(self.venv.reset)
-
-        def step_async(self, actions):
-            self._time(self.venv.step_async, actions)
-
-        def step_wait(self):
-            return self._time(self.venv.step_wait)
-
-        def env_method(self, method_name, *args, indices=None, **kwargs):
-            return self._time(self.venv.env_method, method_name, *args, indices=indices, **kwargs)
-
-    class RolloutTimer(BaseCallback):
-        def __init__(self):
-            super().__init__()
-            self.seconds = 0.0
-
-        def _on_rollout_start(self) -> None:
-            self._t0 = time.perf_counter()
-
-        def _on_rollout_end(self) -> None:
-            self.seconds += time.perf_counter() - self._t0
-
-        def _on_step(self) -> bool:
-            return True
-
-    return TimedVecEnv, RolloutTimer
-
-
-def _ppo_training(steps: int = 2048, num_envs: int = 16):
-    """MaskablePPO (SB3 defaults but ``n_steps``, one torch thread) learning ``steps`` on
-    the vector env, cube off: ``(steps/s, env share of learn(), env share of the
-    rollouts)``, or None without sb3-contrib."""
-    try:
-        import torch
-        from sb3_contrib import MaskablePPO
-
-        from bg_env.envs.vector import make_vec_env
-    except ImportError:
-        return None
-    TimedVecEnv, RolloutTimer = _timers()
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # one core, as the other rows; no oversubscription when loaded
-    try:
-        # warm-up (kernels, torch's first passes) on a tiny run
-        MaskablePPO("MlpPolicy", make_vec_env(num_envs, cube=False, seed=1), n_steps=4,
-                    batch_size=num_envs * 4, n_epochs=1, seed=1).learn(num_envs * 4)
-        venv = TimedVecEnv(make_vec_env(num_envs, cube=False, seed=0))
-        model = MaskablePPO("MlpPolicy", venv, n_steps=steps // num_envs, seed=0)
-        venv.seconds, rollouts = 0.0, RolloutTimer()
-        t0 = time.perf_counter()
-        model.learn(steps, callback=rollouts)
-        wall = time.perf_counter() - t0
-    finally:
-        torch.set_num_threads(threads)
-    return steps / wall, venv.seconds / wall, venv.seconds / rollouts.seconds
-
-
 def _movegen_rows(targets_only: bool) -> dict[str, tuple[str, Callable]]:
     """Legal-play generation rows: ``{name: (unit, fn)}``; a step of a row is one call
     for each of the next :data:`MOVEGEN_BLOCK` positions of :func:`_movegen_cases`, every
@@ -414,17 +293,17 @@ def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[s
     if not targets_only:
         genv = gymnasium.make("bg_env/Backgammon-v0", opponent="random", cube=False)
         rows["Gymnasium env (vs random)"] = ("episodes", games_row(lambda: _gym_episode(genv)))
-    vec = _vec_stepper(monitor=True, as_maskable_ppo=True)
+    vec = vec_stepper(monitor=True, as_maskable_ppo=True)
     if vec is not None:
         rows[VEC_ROW] = ("games", vec)
         if not targets_only:
-            rows["vector env (64 games), bare, action_masks()"] = ("games", _vec_stepper())
+            rows["vector env (64 games), bare, action_masks()"] = ("games", vec_stepper())
             match = {"match_length": 7, "cube": True}  # a 7-point match with the cube
-            rows["vec env 7-pt matches (kernels)"] = ("matches", _vec_stepper(**match))
+            rows["vec env 7-pt matches (kernels)"] = ("matches", vec_stepper(**match))
             rows["vec env 7-pt matches (single envs)"] = (
-                "matches", _vec_stepper(kernels=False, **match))
+                "matches", vec_stepper(kernels=False, **match))
             # a variant whose moves are not standard (Plakoto: pins, its own turn kernels)
-            rows["vec env plakoto (kernels)"] = ("games", _vec_stepper(variant="plakoto"))
+            rows["vec env plakoto (kernels)"] = ("games", vec_stepper(variant="plakoto"))
     else:
         skipped[VEC_ROW] = "stable-baselines3 not importable (the [train] extra)"
     spiel = _openspiel_game()
@@ -474,7 +353,7 @@ def run_bench(seconds: float = 3.0, as_json: bool = False, variants_only: bool =
     training = None
     if not targets_only:
         out["variants"] = variant_rows(seconds)
-        training = _ppo_training() if VEC_ROW in rows else None
+        training = ppo_training() if VEC_ROW in rows else None
     if training is not None:
         out["maskable_ppo"] = {"steps_per_s": training[0], "env_share": training[1],
                                "env_share_of_rollouts": training[2]}

@@ -24,7 +24,7 @@ def _quick(monkeypatch, rates=None):
     """Make run_bench cheap: no real timing loops, no PPO training."""
     monkeypatch.setattr(bench, "timed", lambda fn, seconds: (1.0, 2.0))
     monkeypatch.setattr(bench, "interleaved", _fake_interleaved(rates))
-    monkeypatch.setattr(bench, "_ppo_training", lambda *a, **k: None)
+    monkeypatch.setattr(bench, "ppo_training", lambda *a, **k: None)
 
 
 def test_pgx_missing_returns_none(monkeypatch):
