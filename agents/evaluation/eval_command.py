@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["cmd_eval"]
+__all__ = ["cmd_eval", "dead_match_cube"]
 
 
 def cmd_eval(args) -> int:
@@ -33,8 +33,8 @@ def cmd_eval(args) -> int:
     if naive in ("B", "both"):
         b = cube_naive(b, args.agent_b + NAIVE_SUFFIX)
     if args.match_cube == "dead":
-        _dead_match_cube(a)
-        _dead_match_cube(b)
+        dead_match_cube(a)
+        dead_match_cube(b)
     options = {}
     if args.rules:
         from ..config import find_config, load_env_options
@@ -157,7 +157,7 @@ def _check_outputs_apart(args) -> None:
                                  "give them different files")
 
 
-def _dead_match_cube(agent) -> None:
+def dead_match_cube(agent) -> None:
     """Switch ``agent``'s match-play cube to the dead-cube model (agents whose cube comes
     from their own evaluation have ``cube_settings``; others are left as they are)."""
     from dataclasses import replace

@@ -96,12 +96,12 @@ def test_cli_eval_match_reports_cube_actions(tmp_path, capsys):
 
 def test_dead_match_cube_switch_reaches_the_agents_settings():
     from agents import load_agent
-    from agents.cli import _dead_match_cube
+    from agents.evaluation.eval_command import dead_match_cube
 
     td = load_agent("td")
     assert td.cube_settings.live_match_cube
-    _dead_match_cube(td)
+    dead_match_cube(td)
     assert not td.cube_settings.live_match_cube and td.cube_settings.x == 0.68
     random = RandomAgent(0)
-    _dead_match_cube(random)  # no cube settings: left as it is
+    dead_match_cube(random)  # no cube settings: left as it is
     assert not hasattr(random, "cube_settings")
