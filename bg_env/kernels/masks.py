@@ -55,19 +55,19 @@ N_MOVE_ACTIONS = 150
 # the module is first imported, then loaded from numba's cache): numba would otherwise
 # compile a helper again for every constant it is called with.
 _I = types.int64
-_B = types.boolean
 _A = types.int64[::1]
 
 
 # --------------------------------------------------------------- max dice usable
-@njit((_A, _I, _I, _I, _A, _I, _B, _I), cache=True)
-def _max_in_order(me, occ, outside, open_mask, seq, n, same, target):
-    """The most dice of ``seq[:n]`` playable in that order (stops at ``target``).
-
-    With ``same`` (all dice equal) sources are searched in non-increasing order, which
-    loses no play (see :func:`bg_env.rules.moves.legal_plays`). ``me`` is changed during
-    the search and restored before returning.
-    """
+@njit((_A, _I, _I, _I, _I, _I, _I), cache=True)
+def _max_of_double(me, occ, outside, open_mask, die, n, target):
+    """The most of ``n`` dice all showing ``die`` (a double) that can be played, capped at
+    ``target``: a depth-first search over sources in non-increasing order, which loses no
+    play (see :func:`bg_env.rules.moves.legal_plays`). ``me`` is changed during the search
+    and restored before returning."""
+    target = min(target, n)
+    if target <= 0:
+        return 0
     st = np.empty((3, 5), np.int64)  # per depth: source, outside, occupied mask
     best = 0
     d = 0
@@ -76,7 +76,6 @@ def _max_in_order(me, occ, outside, open_mask, seq, n, same, target):
     st[2, 0] = occ
     while True:
         if d < n:
-            die = seq[d]
             s = next_source(st[2, d], st[0, d], die, st[1, d], open_mask)
             if s != 0:
                 st[0, d] = s
@@ -90,65 +89,25 @@ def _max_in_order(me, occ, outside, open_mask, seq, n, same, target):
                         while d > 0:
                             d -= 1
                             s = st[0, d]
-                            me[landing_point(s, seq[d])] -= 1
+                            me[landing_point(s, die)] -= 1
                             me[s] += 1
                         return best
                 if d < n:
-                    st[0, d] = s if same else 25
+                    st[0, d] = s
                 continue
         if d == 0:
             return best
         d -= 1
         s = st[0, d]
-        me[landing_point(s, seq[d])] -= 1
+        me[landing_point(s, die)] -= 1
         me[s] += 1
         st[0, d] = s - 1
 
 
-@njit((_A, _I, _I, _I, _A, _I, _I), cache=True)
-def _max_usable(me, occ, outside, open_mask, dice, n, target):
-    """How many of ``dice[:n]`` can be played in some order, capped at ``target``.
-
-    The dice are all equal (a double) or two; other mixes raise ``ValueError``.
-    """
-    if target > n:
-        target = n
-    if target <= 0:
-        return 0
-    same = True
-    for i in range(1, n):
-        if dice[i] != dice[0]:
-            same = False
-    if same:
-        return _max_in_order(me, occ, outside, open_mask, dice, n, True, target)
-    if n != 2:
-        raise ValueError("remaining dice must be all equal, or two dice")
-    seq = np.empty(2, np.int64)
-    seq[0] = dice[0]
-    seq[1] = dice[1]
-    first = _max_in_order(me, occ, outside, open_mask, seq, 2, False, target)
-    if first >= target:
-        return first
-    seq[0] = dice[1]
-    seq[1] = dice[0]
-    return max(first, _max_in_order(me, occ, outside, open_mask, seq, 2, False, target))
-
-
-@njit((_I, _I, _I, _A, _I), cache=True)
-def _one_playable(occ, outside, open_mask, dice, n):
-    """Whether one of ``dice[:n]`` can be played from the position of ``occ`` (what
-    :func:`_max_usable` finds with a target of one, without its search)."""
-    for i in range(n):
-        if next_source(occ, 25, dice[i], outside, open_mask) != 0:
-            return True
-    return False
-
-
 @njit((_A, _I, _I, _I, _I, _I), cache=True)
 def _two_usable(me, occ, outside, open_mask, a, b):
-    """How many of two different dice ``a`` and ``b`` can be played, 0 to 2 (what
-    :func:`_max_usable` finds for them, its search written out for two dice: some move of
-    one die after which the other is playable). ``me`` is restored before returning."""
+    """How many of two different dice ``a`` and ``b`` can be played, 0 to 2: 2 when some
+    move of one die leaves the other playable. ``me`` is restored before returning."""
     best = 0
     for first, second in ((a, b), (b, a)):
         s = next_source(occ, 25, first, outside, open_mask)
@@ -177,7 +136,6 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
         return count, last
     work, open_mask, _, outside = prepare_move_masks(me, opp)
     occ = occupied_mask(work)
-    rest = np.empty(4, np.int64)
     for i in range(n):
         die = np.int64(remaining[i])
         seen = False
@@ -186,11 +144,9 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
                 seen = True
         if seen or (larger_only != 0 and die != larger_only):
             continue
-        k = 0
-        for j in range(n):
-            if j != i:
-                rest[k] = remaining[j]
-                k += 1
+        # the die left after this one: the other of two, or (a double's dice after the
+        # first being skipped as seen) the same
+        other = np.int64(remaining[n - 1 - i])
         s = next_source(occ, 25, die, outside, open_mask)
         while s != 0:
             legal = True
@@ -198,11 +154,11 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
                 dest = landing_point(s, die)
                 occ2 = shift_checker(work, occ, s, dest)
                 o = outside_after(outside, s, dest)
-                if moves_left == 2:  # one more die to play: no search needed
-                    legal = _one_playable(occ2, o, open_mask, rest, k)
-                else:
-                    usable = _max_usable(work, occ2, o, open_mask, rest, k, moves_left - 1)
-                    legal = usable >= moves_left - 1
+                if moves_left == 2:  # one more die to play: a source for it
+                    legal = next_source(occ2, 25, other, o, open_mask) != 0
+                else:  # a double: the rest of it
+                    legal = _max_of_double(work, occ2, o, open_mask, die, n - 1,
+                                           moves_left - 1) >= moves_left - 1
                 work[dest] -= 1
                 work[s] += 1
             if legal:
@@ -248,10 +204,7 @@ def turn_plan(me, opp, d1, d2):
     work, open_mask, _, outside = prepare_move_masks(me, opp)
     occ = occupied_mask(work)
     if d1 == d2:
-        dice = np.empty(4, np.int64)
-        for i in range(4):
-            dice[i] = d1
-        return _max_usable(work, occ, outside, open_mask, dice, 4, 4), 0
+        return _max_of_double(work, occ, outside, open_mask, d1, 4, 4), 0
     need = _two_usable(work, occ, outside, open_mask, d1, d2)
     if need == 1:
         larger = max(d1, d2)
