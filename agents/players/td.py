@@ -146,18 +146,14 @@ class TDAgent(PlayAgent):
     def probabilities(self, position: Position) -> np.ndarray:
         """The five cubeless probabilities of the player on roll in ``position`` (before
         his roll): the network's view of the same board as the opponent's afterstate,
-        flipped; with ``cube_plies`` the average over the rolls ahead
+        flipped, looked at ``cube_plies`` rolls ahead
         (:func:`~agents.players.td_search.lookahead_values` of that afterstate)."""
         if self._judged[0] == position:
             return self._judged[1].copy()
         before = position.swap()  # the opponent's afterstate: he has moved, we roll
-        with torch.inference_mode():
-            if self.cube_plies:
-                me = np.asarray(before.me, dtype=np.int8).reshape(1, 26)
-                opp = np.asarray(before.opp, dtype=np.int8).reshape(1, 26)
-                v = torch.from_numpy(lookahead_values(self.net, me, opp, self.cube_plies)[0])
-            else:
-                v = self.net(torch.from_numpy(position_features([before])))[0]
+        me = np.asarray(before.me, dtype=np.int8).reshape(1, 26)
+        opp = np.asarray(before.opp, dtype=np.int8).reshape(1, 26)
+        v = torch.from_numpy(lookahead_values(self.net, me, opp, self.cube_plies)[0])
         probs = flip_outputs(v).numpy().astype(float)
         self._judged = (position, probs)
         return probs.copy()
