@@ -1,7 +1,8 @@
 """``bg-env bench``: speed side by side, in one run, on this machine.
 
 Random self-play with the cube off through each layer (the core, the raw AEC env,
-``env()`` with wrappers, the Gymnasium env, the vector env) and legal-play generation
+``env()`` with wrappers, the Gymnasium env, the vector env, and the kernels alone with no
+Python between decisions: :mod:`~bg_env.bench.kernel_rows`) and legal-play generation
 (the pure-Python generator, the numba fast path when present, and GNU Backgammon's C
 generator through gnubg-nn when installed). OpenSpiel (``pyspiel``) is measured too when
 installed (the optional ``[bench]`` extra), and so is pgx's JAX backgammon: 256 games
@@ -66,6 +67,7 @@ from typing import Callable
 import numpy as np
 
 from .pgx_rows import pgx_games as _pgx
+from .kernel_rows import kernel_game
 from .search_rows import search_rows
 from .timing import (
     ENV_ROW,
@@ -306,6 +308,8 @@ def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[s
             rows["vec env plakoto (kernels)"] = ("games", vec_stepper(variant="plakoto"))
     else:
         skipped[VEC_ROW] = "stable-baselines3 not importable (the [train] extra)"
+    if not targets_only:
+        rows["kernels alone (numba, no Python)"] = ("games", games_row(kernel_game()))
     spiel = _openspiel_game()
     if spiel is not None:
         rows[OPENSPIEL_ROW] = ("games", games_row(spiel))
