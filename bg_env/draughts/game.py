@@ -205,11 +205,6 @@ class DraughtsGame:
             return 0, "endgame"
         return None
 
-    def _endgame_limit(self) -> int:
-        """Moves (both sides') the endgame rule of this position allows, 0 when none
-        applies."""
-        return self._endgame_rule()[0]
-
     def _endgame_rule(self) -> tuple[int, tuple[int, ...]]:
         """``(limit, pieces)``: the moves (both sides') an endgame rule allows now, 0 when
         none applies -- the FMJD's, a lone king against 3 pieces with a king, 32; against 1

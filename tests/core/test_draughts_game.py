@@ -142,7 +142,7 @@ def test_a_lone_king_against_two_kings_draws_after_five_moves_each():
 ])
 def test_russian_endgame_rules(fen, limit):
     game = DraughtsGame(DraughtsPosition.from_fen(fen, "russian"))
-    assert game._endgame_limit() == limit
+    assert game._endgame_rule()[0] == limit
     if limit:  # quiet moves that keep the rule on: the draw comes at the limit's move
         rule = game._endgame_rule()
         for move in quiet_line(game.position, limit, {game.position.board}, rule):
@@ -157,7 +157,7 @@ def test_a_crowning_starts_the_russian_count_again_a_quiet_move_does_not():
     game = DraughtsGame(DraughtsPosition.from_fen(fen, "russian"))
     game.endgame = 59
     game.step(hop_action(g, 5, 1))  # the man is crowned: the balance of forces changes
-    assert game.result is None and game.endgame == 0 and game._endgame_limit() == 60
+    assert game.result is None and game.endgame == 0 and game._endgame_rule()[0] == 60
     game = DraughtsGame(DraughtsPosition.from_fen(fen, "russian"))
     game.endgame = 59
     game.step(hop_action(g, 20, 24))  # a king's quiet move: the 60th
@@ -168,10 +168,10 @@ def test_a_capture_starts_an_endgame_count_again():
     # a lone king against three kings (16 moves each) takes one: now against two (5 each),
     # counted from the next move, not from the 16-move rule's count
     game = DraughtsGame(DraughtsPosition.from_fen("B:WK23,K47,K49:BK5", "international"))
-    assert game._endgame_limit() == 32
+    assert game._endgame_rule()[0] == 32
     game.endgame = 20
     game.step(hop_action(geometry(10), 5, 28))  # takes the king on 23
-    assert game.position.board[23] == 0 and game._endgame_limit() == 10
+    assert game.position.board[23] == 0 and game._endgame_rule()[0] == 10
     assert game.result is None and game.endgame == 0
 
 
