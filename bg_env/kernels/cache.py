@@ -20,8 +20,9 @@ from pathlib import Path
 __all__ = ["KERNEL_PACKAGES", "STAMP_NAME", "FIRST_USE_NOTE", "kernel_source_digest",
            "refresh_kernel_cache", "kernels_cached", "started_cold", "first_use_note"]
 
-KERNEL_PACKAGES = ("kernels", "envs")
-"""The subpackages of ``bg_env`` whose modules define cached numba kernels."""
+KERNEL_PACKAGES = ("kernels", "envs", "bench")
+"""The subpackages of ``bg_env`` whose modules define cached numba kernels (a test checks
+that no other subpackage does)."""
 
 STAMP_NAME = "bg_env_kernel_sources.sha256"
 """The stamp file in ``kernels/__pycache__``: the digest the cached kernels were built from."""

@@ -157,3 +157,12 @@ def test_the_note_is_said_once_a_process(tmp_path, monkeypatch):
         assert first_use_note() is not None and first_use_note() is None
     finally:
         started_cold(PACKAGE_ROOT)
+
+
+def test_every_package_with_cached_kernels_is_refreshed():
+    # a package left out would load kernels compiled against an older callee
+    root = Path(bg_env.__file__).resolve().parent
+    with_kernels = {path.relative_to(root).parts[0] for path in root.rglob("*.py")
+                    if "cache=True" in path.read_text(encoding="utf-8")
+                    and len(path.relative_to(root).parts) > 1}
+    assert with_kernels <= set(KERNEL_PACKAGES)
