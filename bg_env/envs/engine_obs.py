@@ -27,7 +27,7 @@ from ..kernels import batch as _batch
 from ..kernels.batch_rules import R_BOMB
 from ..game.game import PURE_PYTHON, Game, Rules
 from .context import MATCH_SLOTS, OPTION_SLOTS, VARIANT_ORDER, encode_context, option_flags
-from .observation import COMPACT_SIZE, TESAURO_SIZE, games_kernel
+from .observation import COMPACT_SIZE, TESAURO_SIZE, row_kernel
 
 __all__ = ["obs_params", "uses_engine_obs", "engine_obs_extra", "encoder_extra",
            "engine_obs_kernels", "encode_engine_games", "encode_engine_rows", "games_bombs",
@@ -127,8 +127,8 @@ if not PURE_PYTHON:
     from ..kernels import engine as _engine
     from ..kernels.variant_turn import I_PIN_ME, I_PIN_OPP
 
-    _TESAURO = games_kernel("tesauro")
-    _COMPACT = games_kernel("compact")
+    _TESAURO = row_kernel("tesauro")
+    _COMPACT = row_kernel("compact")
 
     @njit(cache=True)
     def _standard_view(theirs, out):
@@ -141,9 +141,6 @@ if not PURE_PYTHON:
     @njit(cache=True)
     def _board(s, me, opp, side, out, compact, params):
         """The encoder's part of row ``(s, me, opp)`` from ``side`` into ``out[0]``."""
-        state2 = s.reshape((1, s.size))
-        sides = np.empty(1, np.int64)
-        sides[0] = side
         mine, theirs = me, opp
         if params[C_VIEW]:  # (copies only for Long Nardy's view)
             mine, theirs = me.copy(), opp.copy()
@@ -151,11 +148,10 @@ if not PURE_PYTHON:
                 _standard_view(opp, theirs)
             else:
                 _standard_view(me, mine)
-        me2, opp2 = mine.reshape((1, 26)), theirs.reshape((1, 26))
         if compact:
-            _COMPACT(state2, me2, opp2, sides, out)
+            _COMPACT(s, mine, theirs, side, out[0])
         else:
-            _TESAURO(state2, me2, opp2, sides, out)
+            _TESAURO(s, mine, theirs, side, out[0])
 
     @njit(cache=True)
     def _pins(o, s, side, on_turn, other):

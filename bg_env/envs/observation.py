@@ -38,6 +38,7 @@ from ..kernels.io import dice_array
 from ..rules.position import Position
 
 __all__ = [
+    "row_kernel",
     "ENCODERS",
     "TESAURO_SIZE",
     "COMPACT_SIZE",
@@ -178,76 +179,78 @@ else:
             out[207 + phase] = 1
         out[211] = moves
 
+    @njit(cache=True, inline="always")
+    def _tesauro_row(s, me, opp, side, o):
+        """:func:`encode` ``"tesauro"`` of one game's row (``s``, ``me``, ``opp``) from
+        ``side``'s seat into ``o`` (inlined into its callers: see
+        :mod:`bg_env.kernels.batch` on reference counts)."""
+        o[:] = 0
+        phase = s[_batch.PHASE]
+        on_turn = side == s[_batch.TURN]
+        if on_turn:
+            _board_units(o, me, opp)
+        else:
+            _board_units(o, opp, me)
+        if phase == _batch.P_MOVE and on_turn:
+            for k in range(s[_batch.N_DICE]):
+                o[195 + s[_batch.DIE0 + k]] += 0.25
+        o[202] = np.log2(s[_batch.CUBE_VALUE]) / 6
+        owner = s[_batch.CUBE_OWNER]
+        o[203 + (1 if owner == -1 else (0 if owner == side else 2))] = 1
+        if phase != _batch.P_OVER and _batch.actor(s) == side:
+            o[206] = phase == _batch.P_CUBE
+            o[207 + phase] = 1
+            if phase == _batch.P_MOVE:
+                o[211] = s[_batch.MOVES_LEFT] / 4
+
     @njit(cache=True)
     def _games_tesauro(state, me, opp, sides, out):
         """:func:`encode` ``"tesauro"`` for every game of a :class:`~bg_env.kernels.games.Games`."""
         for i in range(state.shape[0]):
-            s, side, o = state[i], sides[i], out[i]
-            o[:] = 0
-            phase = s[_batch.PHASE]
-            on_turn = side == s[_batch.TURN]
-            if on_turn:
-                _board_units(o, me[i], opp[i])
-            else:
-                _board_units(o, opp[i], me[i])
-            if phase == _batch.P_MOVE and on_turn:
-                for k in range(s[_batch.N_DICE]):
-                    o[195 + s[_batch.DIE0 + k]] += 0.25
-            o[202] = np.log2(s[_batch.CUBE_VALUE]) / 6
-            owner = s[_batch.CUBE_OWNER]
-            o[203 + (1 if owner == -1 else (0 if owner == side else 2))] = 1
-            if phase != _batch.P_OVER and _batch.actor(s) == side:
-                o[206] = phase == _batch.P_CUBE
-                o[207 + phase] = 1
-                if phase == _batch.P_MOVE:
-                    o[211] = s[_batch.MOVES_LEFT] / 4
+            _tesauro_row(state[i], me[i], opp[i], sides[i], out[i])
+
+    @njit(cache=True, inline="always")
+    def _compact_row(s, me, opp, side, o):
+        """:func:`encode` ``"compact"`` of one game's row from ``side``'s seat into ``o``
+        (as :func:`_tesauro_row`)."""
+        o[:] = 0
+        phase = s[_batch.PHASE]
+        on_turn = side == s[_batch.TURN]
+        mine, theirs = (me, opp) if on_turn else (opp, me)
+        for p in range(26):
+            o[p] = mine[p]
+            o[26 + p] = theirs[p]
+        if phase == _batch.P_MOVE and on_turn:
+            n = s[_batch.N_DICE]
+            high = 52
+            for top in range(6, 0, -1):  # the dice to play, largest first
+                for k in range(n):
+                    if s[_batch.DIE0 + k] == top:
+                        o[high] = top
+                        high += 1
+        o[56] = int(np.log2(s[_batch.CUBE_VALUE]))
+        owner = s[_batch.CUBE_OWNER]
+        o[57] = 0 if owner == -1 else (1 if owner == side else 2)
+        acting = phase != _batch.P_OVER and _batch.actor(s) == side
+        o[58] = phase if acting else -1
+        o[59] = s[_batch.MOVES_LEFT] if acting and phase == _batch.P_MOVE else 0
 
     @njit(cache=True)
     def _games_compact(state, me, opp, sides, out):
         """:func:`encode` ``"compact"`` for every game of a :class:`~bg_env.kernels.games.Games`."""
-        dice = np.empty(4, np.int64)
         for i in range(state.shape[0]):
-            s, side, o = state[i], sides[i], out[i]
-            o[:] = 0
-            phase = s[_batch.PHASE]
-            on_turn = side == s[_batch.TURN]
-            mine, theirs = (me[i], opp[i]) if on_turn else (opp[i], me[i])
-            for p in range(26):
-                o[p] = mine[p]
-                o[26 + p] = theirs[p]
-            if phase == _batch.P_MOVE and on_turn:
-                n = s[_batch.N_DICE]
-                dice[:n] = s[_batch.DIE0:_batch.DIE0 + n]
-                dice[:n].sort()
-                for k in range(n):
-                    o[52 + k] = dice[n - 1 - k]
-            o[56] = int(np.log2(s[_batch.CUBE_VALUE]))
-            owner = s[_batch.CUBE_OWNER]
-            o[57] = 0 if owner == -1 else (1 if owner == side else 2)
-            acting = phase != _batch.P_OVER and _batch.actor(s) == side
-            o[58] = phase if acting else -1
-            o[59] = s[_batch.MOVES_LEFT] if acting and phase == _batch.P_MOVE else 0
+            _compact_row(state[i], me[i], opp[i], sides[i], out[i])
 
 
     from ..kernels import engine as _engine
 
     @njit(cache=True)
-    def _rows(s, me, opp, side):
-        """One game's rows as the ``(1, ...)`` arrays the games kernels take, and ``side``
-        as their ``sides``."""
-        sides = np.empty(1, np.int64)
-        sides[0] = side
-        return (s.reshape((1, s.size)), me.reshape((1, me.size)), opp.reshape((1, opp.size)),
-                sides)
-
-    @njit(cache=True)
     def _act_tesauro(s, me, opp, rules, mask, action, fn, st, out):
         """:func:`bg_env.kernels.engine.act`, then ``"tesauro"`` of the side to act into
-        ``out`` when the action was played."""
+        ``out`` (``(1, size)``) when the action was played."""
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
         if phase >= 0:
-            state2, me2, opp2, sides = _rows(s, me, opp, actor)
-            _games_tesauro(state2, me2, opp2, sides, out)
+            _tesauro_row(s, me, opp, actor, out[0])
         return phase, actor, turns
 
     @njit(cache=True)
@@ -255,24 +258,21 @@ else:
         """:func:`_act_tesauro` for ``"compact"``."""
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
         if phase >= 0:
-            state2, me2, opp2, sides = _rows(s, me, opp, actor)
-            _games_compact(state2, me2, opp2, sides, out)
+            _compact_row(s, me, opp, actor, out[0])
         return phase, actor, turns
 
     @njit(cache=True)
     def _open_tesauro(s, me, opp, rules, mask, fn, st, out):
         """:func:`bg_env.kernels.engine.open_game`, then ``"tesauro"`` of the side to act."""
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
-        state2, me2, opp2, sides = _rows(s, me, opp, actor)
-        _games_tesauro(state2, me2, opp2, sides, out)
+        _tesauro_row(s, me, opp, actor, out[0])
         return phase, actor, turns
 
     @njit(cache=True)
     def _open_compact(s, me, opp, rules, mask, fn, st, out):
         """:func:`_open_tesauro` for ``"compact"``."""
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
-        state2, me2, opp2, sides = _rows(s, me, opp, actor)
-        _games_compact(state2, me2, opp2, sides, out)
+        _compact_row(s, me, opp, actor, out[0])
         return phase, actor, turns
 
 
@@ -304,6 +304,22 @@ def games_kernel(encoder: str):
     if PURE_PYTHON:
         raise RuntimeError("encode_games needs the numba kernels (BG_ENV_PURE_PYTHON is set)")
     kernels = {"tesauro": _games_tesauro, "compact": _games_compact}
+    if encoder not in kernels:
+        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
+    return kernels[encoder]
+
+
+def row_kernel(encoder: str):
+    """The numba kernel encoding one game's row for ``encoder``, for other kernels to call
+    (it is inlined into them): ``kernel(s, me, opp, side, out_row)`` with a
+    :class:`~bg_env.kernels.games.Games`' row ``i`` (``state[i]``, ``me[i]``, ``opp[i]``).
+
+    Raises:
+        ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
+    """
+    if PURE_PYTHON:
+        raise RuntimeError("the encoders' kernels are off (BG_ENV_PURE_PYTHON is set)")
+    kernels = {"tesauro": _tesauro_row, "compact": _compact_row}
     if encoder not in kernels:
         raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
     return kernels[encoder]

@@ -34,6 +34,13 @@ game ``i``'s own generator, or the engine's numpy bit generator). Decisions with
 are not asked: no cube question when doubling is not allowed, no step when no die can be
 played, a checker move that is the only legal one is played. Kernels trust their input:
 :func:`act` checks the actions against ``mask`` (an illegal one changes nothing).
+
+Speed: a compiled function that takes arrays counts references to them on entry and exit
+(atomic operations, about as costly as a move's rule each), which numba can drop only
+inside one function. So the kernels a decision runs through every time (the move, the
+forced moves, the mask, the next turn's roll and plan) are inlined into their callers
+(``inline="always"``), at the price of a longer first compile (``docs/speed.md`` has
+the figures).
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ from .batch_variants import (
     swap_row, turn_mask,
 )
 from .dice import below, next_die
-from .masks import mask_into, turn_plan
+from .masks import row_mask_into, row_turn_plan
 from .moves import apply_move_kernel, loss_kind_kernel, use_die_kernel
 
 __all__ = ["OUTCOMES", "open_row", "step_row", "act_row", "settle_row", "resume_row"]
@@ -173,7 +180,7 @@ def _all_off(side):
 
 
 # ---------------------------------------------------------------- turn sequence
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_play_row(s, me, opp, d1, d2, vt=None, i=0):
     """The dice are rolled: plan the play; a turn with no playable die is ended by
     :func:`settle_row`. ``vt``: the variant turns (:mod:`~.batch_variants`) of a variant
@@ -194,12 +201,12 @@ def start_play_row(s, me, opp, d1, d2, vt=None, i=0):
         s[MOVES_LEFT] = open_row_turn(vt, i, me, opp, d1, d2)
         s[LARGER_ONLY] = 0
         return
-    moves, larger = turn_plan(me, opp, d1, d2)
+    moves, larger = row_turn_plan(me, opp, d1, d2)
     s[MOVES_LEFT] = moves
     s[LARGER_ONLY] = larger
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rolled(s, me, opp, rules, kind, d1, d2, vt, i):
     """A roll of ``kind`` is ``d1``-``d2``: a turn's roll (the play is planned), or the
     opening's (each side's die; a tie is rolled again, doubling the cube up to
@@ -240,7 +247,7 @@ def _roll(s, me, opp, rules, kind, seeds, i, fn, st, vt=None):
         kind = _rolled(s, me, opp, rules, kind, d1, next_die(seeds, i, fn, st), vt, i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_turn_row(s, me, opp, rules, seeds, i, fn, st, vt=None):
     """The turn of the side on turn: the cube question (or the bomb) when allowed, else
     roll (and so always in a Long Nardy last roll: the opponent is off)."""
@@ -290,7 +297,7 @@ def end_turn_row(s, me, opp, rules, seeds, i, fn, st, vt=None):
     begin_turn_row(s, me, opp, rules, seeds, i, fn, st, vt)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move_row(s, me, opp, action, vt=None, i=0):
     """Play one checker move (unchecked), log it and use its die."""
     if vt is not None:
@@ -303,7 +310,7 @@ def apply_move_row(s, me, opp, action, vt=None, i=0):
     s[N_DICE] = use_die_kernel(s, DIE0, s[N_DICE], action % 6 + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_mask(s, me, opp, rules, mask, vt=None, i=0):
     """The legal actions of the side that must decide now into ``mask`` (bool or int8;
     cleared first: none when the game is over, waits for a roll or has a complete play);
@@ -328,11 +335,11 @@ def write_mask(s, me, opp, rules, mask, vt=None, i=0):
         return 0, -1
     if vt is not None:
         return turn_mask(vt, i, mask)
-    return mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
+    return row_mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
                      s[LARGER_ONLY], mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt=None):
     """Play forced moves and end finished turns until a real decision or the end of the
     game, then write the decider's legal actions into ``mask`` (:func:`write_mask`). With
@@ -441,7 +448,7 @@ def step_row(s, me, opp, rules, mask, action, seeds, i, fn, st, vt=None):
     settle_row(s, me, opp, rules, mask, seeds, i, fn, st, vt)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act_row(s, me, opp, seeds, i, rules, mask, action, vt=None):
     """:meth:`Game.step` for game ``i``; ``False`` (nothing changed) when illegal."""
     if action < 0 or action >= N_ACTIONS or not mask[action]:
@@ -450,7 +457,7 @@ def act_row(s, me, opp, seeds, i, rules, mask, action, vt=None):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_action(seeds, i, mask):
     """A uniform choice among the legal actions (ascending order, as RandomPolicy)."""
     count = 0

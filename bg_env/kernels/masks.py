@@ -12,8 +12,9 @@ in :mod:`bg_env.kernels.fast` (two arrays of 26 counts, ``me`` and ``opp``).
   over the 150 move actions (``(source - 1) * 6 + (die - 1)``).
 * :func:`turn_plan` (a kernel): how many dice a roll must use and whether only the larger
   die may be played, the two numbers :func:`next_move_mask` needs at the start of a turn.
-* :func:`mask_into` (a kernel): :func:`next_move_mask` into the caller's buffer (the batch
-  kernels' entry point).
+* :func:`mask_into` (a kernel): :func:`next_move_mask` into the caller's buffer, the board
+  checked and copied; :func:`row_mask_into` and :func:`row_turn_plan`: the same on a board
+  the caller vouches for, searched in place (the batch kernels' entry points).
 * :func:`play_and_settle`, :func:`move_mask_into`, :func:`plan_turn` (kernels): one game's
   checker play step by step (the fast path of :class:`~bg_env.game.game.Game`).
 
@@ -34,6 +35,7 @@ from .moves import (
     occupied_mask,
     outside_after,
     prepare_move_masks,
+    board_bits,
     apply_move_kernel,
     use_die_kernel,
 )
@@ -41,8 +43,10 @@ from .moves import (
 __all__ = [
     "N_MOVE_ACTIONS",
     "mask_into",
+    "row_mask_into",
     "next_move_mask",
     "turn_plan",
+    "row_turn_plan",
     "plan_turn",
     "move_mask_into",
     "play_and_settle",
@@ -125,17 +129,12 @@ def _two_usable(me, occ, outside, open_mask, a, b):
     return best
 
 
-@njit(cache=True)
-def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
-    """:func:`next_move_mask` for ``remaining[:n]`` into ``mask`` (all zeros on entry, any
-    dtype; ``mask[action] = 1`` for each legal move). Returns how many moves are legal and
-    the last of them (-1 when none)."""
+@njit(cache=True, inline="always")
+def _mask_from(work, occ, open_mask, outside, remaining, n, moves_left, larger_only, mask):
+    """:func:`mask_into` of the board whose mover's checkers are ``work`` (``int64[26]``,
+    changed during the search and restored), with its :func:`~.moves.board_bits`."""
     count = 0
     last = -1
-    if moves_left <= 0 or n == 0:
-        return count, last
-    work, open_mask, _, outside = prepare_move_masks(me, opp)
-    occ = occupied_mask(work)
     for i in range(n):
         die = np.int64(remaining[i])
         seen = False
@@ -171,6 +170,30 @@ def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
 
 
 @njit(cache=True)
+def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
+    """:func:`next_move_mask` for ``remaining[:n]`` into ``mask`` (all zeros on entry, any
+    dtype; ``mask[action] = 1`` for each legal move). Returns how many moves are legal and
+    the last of them (-1 when none). The board is checked and not changed."""
+    if moves_left <= 0 or n == 0:
+        return 0, -1
+    work, open_mask, _, outside = prepare_move_masks(me, opp)
+    return _mask_from(work, occupied_mask(work), open_mask, outside, remaining, n,
+                      moves_left, larger_only, mask)
+
+
+@njit(cache=True, inline="always")
+def row_mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
+    """:func:`mask_into` on a board the caller vouches for (the batch kernels' rows:
+    ``me`` an ``int64[26]`` that only legal moves changed), searched in place (``me`` is
+    changed during the search and restored), nothing checked or allocated."""
+    if moves_left <= 0 or n == 0:
+        return 0, -1
+    occ, open_mask, outside = board_bits(me, opp)
+    return _mask_from(me, occ, open_mask, outside, remaining, n, moves_left, larger_only,
+                      mask)
+
+
+@njit(cache=True)
 def next_move_mask(me, opp, remaining, moves_left, larger_only):
     """The legal next moves of a partial play, as a ``bool[150]`` mask (a kernel).
 
@@ -192,17 +215,10 @@ def next_move_mask(me, opp, remaining, moves_left, larger_only):
     return mask
 
 
-@njit(cache=True)
-def turn_plan(me, opp, d1, d2):
-    """What a roll demands: ``(moves_needed, larger_only)`` (a kernel).
-
-    ``moves_needed`` is the most dice of the roll that can be played (RULES §2; up to four
-    for a double). ``larger_only`` is the larger die when the dice differ, only one of
-    them can be used and the larger is playable; else 0. Both go to
-    :func:`next_move_mask` at the start of the turn.
-    """
-    work, open_mask, _, outside = prepare_move_masks(me, opp)
-    occ = occupied_mask(work)
+@njit(cache=True, inline="always")
+def _plan_from(work, occ, open_mask, outside, d1, d2):
+    """:func:`turn_plan` of the board whose mover's checkers are ``work`` (``int64[26]``,
+    changed during the search and restored), with its :func:`~.moves.board_bits`."""
     if d1 == d2:
         return _max_of_double(work, occ, outside, open_mask, d1, 4, 4), 0
     need = _two_usable(work, occ, outside, open_mask, d1, d2)
@@ -211,6 +227,27 @@ def turn_plan(me, opp, d1, d2):
         if next_source(occ, 25, larger, outside, open_mask) != 0:
             return 1, larger
     return need, 0
+
+
+@njit(cache=True)
+def turn_plan(me, opp, d1, d2):
+    """What a roll demands: ``(moves_needed, larger_only)`` (a kernel).
+
+    ``moves_needed`` is the most dice of the roll that can be played (RULES §2; up to four
+    for a double). ``larger_only`` is the larger die when the dice differ, only one of
+    them can be used and the larger is playable; else 0. Both go to
+    :func:`next_move_mask` at the start of the turn. The board is checked and not changed.
+    """
+    work, open_mask, _, outside = prepare_move_masks(me, opp)
+    return _plan_from(work, occupied_mask(work), open_mask, outside, d1, d2)
+
+
+@njit(cache=True, inline="always")
+def row_turn_plan(me, opp, d1, d2):
+    """:func:`turn_plan` on a board the caller vouches for, searched in place as
+    :func:`row_mask_into` searches."""
+    occ, open_mask, outside = board_bits(me, opp)
+    return _plan_from(me, occ, open_mask, outside, d1, d2)
 
 
 # ------------------------------------------------------------ one game, step by step
@@ -293,7 +330,7 @@ def play_and_settle(board, mask, remaining, moves_left, larger_only, action):
         if moves_left <= 0 or n == 0:
             count = 0
             break
-        count, a = mask_into(me, opp, rem, n, moves_left, larger_only, mask)
+        count, a = row_mask_into(me, opp, rem, n, moves_left, larger_only, mask)
         if count != 1:
             break
         mask[a] = 0

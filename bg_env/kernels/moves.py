@@ -10,9 +10,10 @@ one-game kernels (:mod:`bg_env.kernels.masks`, :mod:`bg_env.kernels.fast`) both 
 
 The single-move rules of the move masks and the legal-play search (RULES §2-4) are here
 too, public for those two modules: :func:`prepare_move_masks` (what the opponent's
-checkers allow), :func:`next_source` (the next source a die can move from), and the
-bookkeeping of one move (:func:`landing_point`, :func:`shift_checker`,
-:func:`outside_after`, :func:`occupied_mask`, :func:`top_bit`).
+checkers allow, the board checked and copied) and :func:`board_bits` (the same bits of a
+board the caller vouches for, nothing checked or copied), :func:`next_source` (the next
+source a die can move from), and the bookkeeping of one move (:func:`landing_point`,
+:func:`shift_checker`, :func:`outside_after`, :func:`occupied_mask`, :func:`top_bit`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ __all__ = [
     "use_die_kernel",
     "loss_kind_kernel",
     "prepare_move_masks",
+    "board_bits",
     "top_bit",
     "occupied_mask",
     "next_source",
@@ -131,6 +133,27 @@ def prepare_move_masks(me_in, opp_in):
     for p in range(7, 26):
         outside += me[p]
     return me, open_mask, blot_mask, outside
+
+
+@njit(cache=True, inline="always")
+def board_bits(me, opp):
+    """``(occ, open_mask, outside)`` of a board the caller vouches for (counts of 0 or
+    more, at most 15 checkers a side): :func:`occupied_mask` of ``me`` and
+    :func:`prepare_move_masks`'s ``open_mask`` and ``outside``, in one pass, nothing
+    checked, copied or allocated (the batch kernels' boards, which only legal moves
+    change)."""
+    occ = 0
+    open_mask = 0
+    outside = 0
+    for p in range(1, 26):
+        c = me[p]
+        if c != 0:
+            occ |= 1 << p
+            if p >= 7:
+                outside += c
+        if p < 25 and opp[25 - p] < 2:
+            open_mask |= 1 << p
+    return occ, open_mask, outside
 
 
 @njit((_I,), cache=True)

@@ -37,7 +37,13 @@ from bg_env.kernels.fast import (  # noqa: E402
     fast_legal_plays_into,
     legal_plays_fast,
 )
-from bg_env.kernels.masks import N_MOVE_ACTIONS, next_move_mask, turn_plan  # noqa: E402
+from bg_env.kernels.masks import (  # noqa: E402
+    N_MOVE_ACTIONS,
+    next_move_mask,
+    row_mask_into,
+    row_turn_plan,
+    turn_plan,
+)
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # the 21 rolls
 SEED = 20240611
@@ -269,10 +275,35 @@ def python_mask(position: Position, remaining: list[int], moves_left: int, large
     return {m.action for m in legal_next_moves(position, remaining, moves_left, larger_only)}
 
 
+def rows(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    """The board as the batch kernels hold it (``int64[26]`` each)."""
+    return np.array(position.me, np.int64), np.array(position.opp, np.int64)
+
+
+def unchanged(me: np.ndarray, opp: np.ndarray, position: Position) -> bool:
+    return Position(tuple(me.tolist()), tuple(opp.tolist())) == position
+
+
 def fast_mask(position: Position, remaining: list[int], moves_left: int, larger_only: int):
+    """The compiled mask (``next_move_mask``), checked equal to the batch kernels' in-place
+    search (``row_mask_into``), which leaves the board as it found it."""
     mask = next_move_mask(*arrays(position), np.array(remaining, np.int8), moves_left, larger_only)
     assert mask.shape == (N_MOVE_ACTIONS,) and mask.dtype == np.bool_
+    me, opp = rows(position)
+    in_place = np.zeros(N_MOVE_ACTIONS, np.bool_)
+    row_mask_into(me, opp, np.array(remaining + [0] * (4 - len(remaining)), np.int64),
+                  len(remaining), moves_left, larger_only, in_place)
+    assert (in_place == mask).all() and unchanged(me, opp, position)
     return set(np.flatnonzero(mask).tolist())
+
+
+def fast_plan(position: Position, dice: tuple[int, int]) -> tuple[int, int]:
+    """``turn_plan``, checked equal to the in-place ``row_turn_plan`` (board unchanged)."""
+    plan = turn_plan(*arrays(position), dice[0], dice[1])
+    me, opp = rows(position)
+    assert row_turn_plan(me, opp, dice[0], dice[1]) == plan
+    assert unchanged(me, opp, position)
+    return plan
 
 
 def test_masks_match_legal_next_moves_along_random_partial_plays():
@@ -281,7 +312,7 @@ def test_masks_match_legal_next_moves_along_random_partial_plays():
         for dice in rng.sample(ROLLS, 4) + [(6, 5), (2, 2)]:
             if rng.random() < 0.5:
                 dice = dice[::-1]
-            need, larger = turn_plan(*arrays(position), dice[0], dice[1])
+            need, larger = fast_plan(position, dice)
             where = show(position, dice, f"{phase} {position.position_id()} {dice}")
             assert (need, larger) == python_plan(position, dice), where
             remaining, current, first = list(dice_to_play(dice)), position, True
@@ -301,7 +332,7 @@ def test_masks_match_legal_next_moves_along_random_partial_plays():
 
 def plays_through_masks(position: Position, dice: tuple[int, int]) -> set[Position]:
     """Every result reached by following the fast masks to the end of the turn."""
-    need, larger = turn_plan(*arrays(position), dice[0], dice[1])
+    need, larger = fast_plan(position, dice)
     results: set[Position] = set()
 
     def walk(current: Position, remaining: list[int], left: int, only: int) -> None:
@@ -335,7 +366,7 @@ def test_plays_built_through_masks_are_exactly_the_legal_plays():
 def test_hypothesis_masks_match_legal_next_moves(position, dice, data):
     """The compiled masks along a partial play Hypothesis chooses, on any board: the
     reference's legal next moves at every step."""
-    need, larger = turn_plan(*arrays(position), dice[0], dice[1])
+    need, larger = fast_plan(position, dice)
     assert (need, larger) == python_plan(position, dice)
     remaining, current, first = list(dice_to_play(dice)), position, True
     while True:
