@@ -14,11 +14,15 @@ __all__ = ["random_legal", "vec_stepper", "ppo_training"]
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniform pick among each row's legal actions (``masks``: ``(n, N_ACTIONS)`` bool,
-    each row with a legal action): the largest of random keys, legal ones in [1, 2), the
-    others in [0, 1). float32 keys: the random agent's own cost is not the env's."""
-    keys = rng.random(masks.shape, dtype=np.float32)
-    keys += masks
-    return keys.argmax(axis=1)
+    each row with a legal action): row ``i``'s ``k``-th legal action, ``k`` uniform below
+    its count, all rows in a few numpy calls (the random agent's own cost is not the
+    env's)."""
+    n, width = masks.shape
+    legal = np.flatnonzero(masks)  # row-major: row i's legal actions, ascending, then i+1's
+    counts = np.count_nonzero(masks, axis=1)
+    first = np.cumsum(counts) - counts
+    picked = legal[first + (rng.random(n) * counts).astype(np.intp)]
+    return picked - np.arange(n) * width
 
 
 def vec_stepper(num_envs: int = 64, kernels: bool = True, monitor: bool = False,
