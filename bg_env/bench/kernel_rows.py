@@ -9,6 +9,7 @@ from numba import njit
 
 from ..game.game import Rules
 from ..kernels.batch import P_OVER, PHASE, open_row, random_action, step_row
+from ..kernels.borrow import borrowed
 from ..kernels.games import Games
 
 __all__ = ["kernel_game"]
@@ -17,6 +18,8 @@ __all__ = ["kernel_game"]
 @njit(cache=True)
 def _random_game(state, me, opp, rules, mask, seeds):
     """One random game in row 0 of the arrays; returns its decisions."""
+    state, me, opp, rules, mask, seeds = (borrowed(state), borrowed(me), borrowed(opp),
+                                          borrowed(rules), borrowed(mask), borrowed(seeds))
     open_row(state[0], me[0], opp[0], rules, mask[0], seeds, 0, 0, 0)
     decisions = 0
     while state[0, PHASE] != P_OVER:

@@ -125,6 +125,7 @@ def games_bombs(state, rules, sides, out, base):
 
 if not PURE_PYTHON:
     from ..kernels import engine as _engine
+    from ..kernels.borrow import borrowed
     from ..kernels.variant_turn import I_PIN_ME, I_PIN_OPP
 
     _TESAURO = row_kernel("tesauro")
@@ -184,6 +185,7 @@ if not PURE_PYTHON:
     def encode_engine_games(state, me, opp, sides, out, rules, vt, params, compact, mblock):
         """Every row's observation from ``sides[i]`` into ``out[i]`` (the arguments after
         ``out``: :func:`encoder_extra`)."""
+        state, me, opp, out = borrowed(state), borrowed(me), borrowed(opp), borrowed(out)
         for i in range(state.shape[0]):
             _encode(state[i], me[i], opp[i], rules, sides[i], out[i:i + 1], vt, i, params,
                     compact, mblock)
@@ -192,6 +194,7 @@ if not PURE_PYTHON:
     def encode_engine_rows(state, me, opp, sides, out, rows, rules, vt, params, compact,
                            mblock):
         """:func:`encode_engine_games` for the rows ``rows`` only (the others untouched)."""
+        state, me, opp, out = borrowed(state), borrowed(me), borrowed(opp), borrowed(out)
         for i in rows:
             _encode(state[i], me[i], opp[i], rules, sides[i], out[i:i + 1], vt, i, params,
                     compact, mblock)
@@ -200,6 +203,8 @@ if not PURE_PYTHON:
     def _act_variant(s, me, opp, rules, mask, action, fn, st, vt, out, params, compact,
                      mblock):
         """:func:`bg_env.kernels.engine.act`, then the observation of the side to act."""
+        s, me, opp, rules, mask, out = (borrowed(s), borrowed(me), borrowed(opp),
+                                        borrowed(rules), borrowed(mask), borrowed(out))
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st, vt)
         if phase >= 0:
             _encode(s, me, opp, rules, actor, out, vt, 0, params, compact, mblock)
@@ -208,6 +213,8 @@ if not PURE_PYTHON:
     @njit(cache=True)
     def _open_variant(s, me, opp, rules, mask, fn, st, vt, out, params, compact, mblock):
         """:func:`bg_env.kernels.engine.open_game`, then the observation of the side to act."""
+        s, me, opp, rules, mask, out = (borrowed(s), borrowed(me), borrowed(opp),
+                                        borrowed(rules), borrowed(mask), borrowed(out))
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st, vt)
         _encode(s, me, opp, rules, actor, out, vt, 0, params, compact, mblock)
         return phase, actor, turns

@@ -134,6 +134,7 @@ else:
     from numba import njit
 
     from ..kernels import batch as _batch
+    from ..kernels.borrow import borrowed
 
     @njit(cache=True)
     def _board_units(out, mine, theirs):
@@ -206,6 +207,7 @@ else:
     @njit(cache=True)
     def _games_tesauro(state, me, opp, sides, out):
         """:func:`encode` ``"tesauro"`` for every game of a :class:`~bg_env.kernels.games.Games`."""
+        state, me, opp, out = borrowed(state), borrowed(me), borrowed(opp), borrowed(out)
         for i in range(state.shape[0]):
             _tesauro_row(state[i], me[i], opp[i], sides[i], out[i])
 
@@ -238,6 +240,7 @@ else:
     @njit(cache=True)
     def _games_compact(state, me, opp, sides, out):
         """:func:`encode` ``"compact"`` for every game of a :class:`~bg_env.kernels.games.Games`."""
+        state, me, opp, out = borrowed(state), borrowed(me), borrowed(opp), borrowed(out)
         for i in range(state.shape[0]):
             _compact_row(state[i], me[i], opp[i], sides[i], out[i])
 
@@ -248,6 +251,8 @@ else:
     def _act_tesauro(s, me, opp, rules, mask, action, fn, st, out):
         """:func:`bg_env.kernels.engine.act`, then ``"tesauro"`` of the side to act into
         ``out`` (``(1, size)``) when the action was played."""
+        s, me, opp, rules, mask, out = (borrowed(s), borrowed(me), borrowed(opp),
+                                        borrowed(rules), borrowed(mask), borrowed(out))
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
         if phase >= 0:
             _tesauro_row(s, me, opp, actor, out[0])
@@ -256,6 +261,8 @@ else:
     @njit(cache=True)
     def _act_compact(s, me, opp, rules, mask, action, fn, st, out):
         """:func:`_act_tesauro` for ``"compact"``."""
+        s, me, opp, rules, mask, out = (borrowed(s), borrowed(me), borrowed(opp),
+                                        borrowed(rules), borrowed(mask), borrowed(out))
         phase, actor, turns = _engine.act(s, me, opp, rules, mask, action, fn, st)
         if phase >= 0:
             _compact_row(s, me, opp, actor, out[0])
@@ -264,6 +271,8 @@ else:
     @njit(cache=True)
     def _open_tesauro(s, me, opp, rules, mask, fn, st, out):
         """:func:`bg_env.kernels.engine.open_game`, then ``"tesauro"`` of the side to act."""
+        s, me, opp, rules, mask, out = (borrowed(s), borrowed(me), borrowed(opp),
+                                        borrowed(rules), borrowed(mask), borrowed(out))
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
         _tesauro_row(s, me, opp, actor, out[0])
         return phase, actor, turns
@@ -271,6 +280,8 @@ else:
     @njit(cache=True)
     def _open_compact(s, me, opp, rules, mask, fn, st, out):
         """:func:`_open_tesauro` for ``"compact"``."""
+        s, me, opp, rules, mask, out = (borrowed(s), borrowed(me), borrowed(opp),
+                                        borrowed(rules), borrowed(mask), borrowed(out))
         phase, actor, turns = _engine.open_game(s, me, opp, rules, mask, fn, st)
         _compact_row(s, me, opp, actor, out[0])
         return phase, actor, turns

@@ -37,6 +37,7 @@ from .batch import (
     actor, open_row, step_row,
 )
 from .games import Games
+from .borrow import borrowed
 from ..rules.cube import GameResult
 from .io import bit_generator_pointers
 
@@ -50,6 +51,8 @@ def open_game(s, me, opp, rules, mask, fn, st, vt=None):
     ``fn`` and ``st`` are the generator's ``ctypes`` ``next_uint32`` and
     ``state_address``; ``vt`` the variant turns (:attr:`Games.kernel_variant_args
     <bg_env.kernels.games.Games.kernel_variant_args>`). Returns ``(phase, actor, turns)``."""
+    s, me, opp, rules, mask = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                               borrowed(mask))
     open_row(s, me, opp, rules, mask, None, 0, fn, st, vt)
     return s[PHASE], actor(s), s[TURNS]
 
@@ -59,6 +62,8 @@ def act(s, me, opp, rules, mask, action, fn, st, vt=None):
     """:meth:`Game.step` with ``action`` when ``mask`` allows it (``action`` in
     ``0..N_ACTIONS-1``, unchecked). Returns ``(phase, actor, turns)``, or ``(-1, -1, -1)``
     and nothing done when ``mask`` does not allow it."""
+    s, me, opp, rules, mask = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                               borrowed(mask))
     if mask[action] == 0:
         return -1, -1, -1
     step_row(s, me, opp, rules, mask, action, None, 0, fn, st, vt)

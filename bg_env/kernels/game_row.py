@@ -24,6 +24,7 @@ from .batch import (
     apply_move_row, begin_turn_row, end_turn_row, open_from, open_row, rolled_row, settle_row,
     start_play_row, step_row, write_mask,
 )
+from .borrow import borrowed
 
 __all__ = ["game_open", "game_act", "game_rolled", "game_end_play", "game_begin", "game_apply",
            "game_settle"]
@@ -34,6 +35,8 @@ def game_open(s, me, opp, rules, mask, seeds, vt, layout, starter):
     """A new game: the variant's start (``layout``) or the board in ``me``/``opp``, then
     the opening roll, or with ``starter`` 0 or 1 that side's first roll (left to the Game:
     ``NEED_ROLL``)."""
+    s, me, opp, rules, mask, seeds = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                                      borrowed(mask), borrowed(seeds))
     s[OPEN_BY] = starter + 1
     if layout:
         open_row(s, me, opp, rules, mask, seeds, 0, 0, 0, vt)
@@ -44,12 +47,16 @@ def game_open(s, me, opp, rules, mask, seeds, vt, layout, starter):
 @njit(cache=True)
 def game_act(s, me, opp, rules, mask, action, seeds, vt):
     """The legal ``action`` (unchecked) of the side that must decide."""
+    s, me, opp, rules, mask, seeds = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                                      borrowed(mask), borrowed(seeds))
     step_row(s, me, opp, rules, mask, action, seeds, 0, 0, 0, vt)
 
 
 @njit(cache=True)
 def game_rolled(s, me, opp, rules, mask, d1, d2, seeds, vt):
     """The roll the row waits for is ``d1``-``d2``; forced moves are played."""
+    s, me, opp, rules, mask, seeds = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                                      borrowed(mask), borrowed(seeds))
     rolled_row(s, me, opp, rules, d1, d2, vt, 0)
     settle_row(s, me, opp, rules, mask, seeds, 0, 0, 0, vt)
 
@@ -57,6 +64,8 @@ def game_rolled(s, me, opp, rules, mask, d1, d2, seeds, vt):
 @njit(cache=True)
 def game_end_play(s, me, opp, rules, mask, seeds, vt):
     """The complete play ends the turn (or the game); the next turn begins."""
+    s, me, opp, rules, mask, seeds = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                                      borrowed(mask), borrowed(seeds))
     end_turn_row(s, me, opp, rules, seeds, 0, 0, 0, vt)
     settle_row(s, me, opp, rules, mask, seeds, 0, 0, 0, vt)
 
@@ -67,6 +76,8 @@ def game_begin(s, me, opp, rules, mask, d1, d2, offer, seeds, vt):
     (``offer``), ``d1``-``d2`` rolled, or (``d1`` 0) the cube question or a roll. Forced
     moves are not played (:func:`game_settle`): the moves given as already made are
     checked against the mask first."""
+    s, me, opp, rules, mask, seeds = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                                      borrowed(mask), borrowed(seeds))
     s[PHASE], s[N_DICE], s[N_PLAYED], s[ROLL0], s[ROLL1], s[NEED_ROLL] = P_CUBE, 0, 0, 0, 0, 0
     if s[STARTER] < 0:  # a game started anywhere: its first turn is this one
         s[STARTER] = s[TURN]
@@ -82,6 +93,8 @@ def game_begin(s, me, opp, rules, mask, d1, d2, offer, seeds, vt):
 @njit(cache=True)
 def game_apply(s, me, opp, rules, mask, action, vt):
     """One legal checker move (unchecked) without the forced ones after it."""
+    s, me, opp, rules, mask = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                               borrowed(mask))
     apply_move_row(s, me, opp, action, vt, 0)
     write_mask(s, me, opp, rules, mask, vt, 0)
 
@@ -89,4 +102,6 @@ def game_apply(s, me, opp, rules, mask, action, vt):
 @njit(cache=True)
 def game_settle(s, me, opp, rules, mask, seeds, vt):
     """Forced moves until a decision, a complete play or a roll to make."""
+    s, me, opp, rules, mask, seeds = (borrowed(s), borrowed(me), borrowed(opp), borrowed(rules),
+                                      borrowed(mask), borrowed(seeds))
     settle_row(s, me, opp, rules, mask, seeds, 0, 0, 0, vt)

@@ -15,6 +15,7 @@ from ..rules.outcome import GAMMON_RULES
 from .batch import N_COLUMNS, P_OVER, PHASE, STARTER, act_row, open_row
 from .batch_rules import next_starter_code, variant_columns
 from .batch_variants import VariantRows, uses_variant_turn
+from .borrow import borrowed
 
 __all__ = ["Games", "act", "reset_games"]
 
@@ -23,6 +24,8 @@ __all__ = ["Games", "act", "reset_games"]
 def reset_games(state, me, opp, seeds, rules, mask, which, vt=None):
     """Start a new game in every ``i`` with ``which[i]`` (``vt``: the variant turns, when
     the variant's moves are not standard)."""
+    state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
+                                          borrowed(seeds), borrowed(rules), borrowed(mask))
     for i in range(state.shape[0]):
         if which[i]:
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
@@ -33,6 +36,8 @@ def act(state, me, opp, seeds, rules, mask, actions, legal, vt=None):
     """Apply ``actions[i]`` in every game with ``actions[i] >= 0`` (both sides are
     driven from outside); ``legal[i]`` says whether it was legal (an illegal one changes
     nothing)."""
+    state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
+                                          borrowed(seeds), borrowed(rules), borrowed(mask))
     for i in range(state.shape[0]):
         if actions[i] >= 0:
             legal[i] = act_row(state[i], me[i], opp[i], seeds, i, rules, mask[i], actions[i], vt)

@@ -35,8 +35,9 @@ import numpy as np
 from numba import njit
 
 from .batch import OPEN_BY, POINTS, WINNER, act_row, next_starter, open_row, resume_row
-from .opponents import SKIP, opponents_turns
+from .opponents import SKIP, borrowed_work, opponents_turns
 from .dice import below
+from .borrow import borrowed
 
 __all__ = ["M_COLUMNS", "M_LENGTH", "M_SCORE0", "M_CRAWFORD", "M_GAMES", "M_CRAWFORD_GAMES",
            "M_WINNER", "new_match", "record_game", "match_equity_kernel", "post_crawford",
@@ -150,6 +151,9 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
     opponent plays until the learner must decide (a match that ends or is truncated first
     is replayed, its rewards dropped). ``work``: pubeval's arrays
     (:func:`~bg_env.kernels.opponents.new_work`)."""
+    state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
+    rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
+    mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
@@ -176,6 +180,9 @@ def continue_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mas
     on by itself), the next games of the match started as games end. ``status[i]``: 0
     the learner must decide, 1 the match ended first, 2 a game was truncated first; the
     rewards of games that ended on the way are in ``reward[i]``."""
+    state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
+    rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
+    mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
@@ -197,6 +204,9 @@ def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, m
     match goes on, 1 it is over, 2 a game was truncated, 3 the action was illegal (nothing
     changed); an action of :data:`~bg_env.kernels.opponents.SKIP` leaves match ``i``
     as it is. Rewards are added to ``reward``; ``work`` as for :func:`start_matches`."""
+    state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
+    rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
+    mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if actions[i] == SKIP:

@@ -36,13 +36,15 @@ from ..rules.actions import ROLL, TAKE
 from .batch import (N_PLAYED, P_CUBE, P_MOVE, P_OVER, PHASE, PLAYED0, ROLL0, ROLL1,
                     TURNS, act_row, random_action, actor, open_row, resume_row)
 from .batch_variants import row_plays
+from .borrow import borrowed
 from .dice import below
 from .pubeval import best_result, is_race, pubeval_best
 from .variant_moves import BOARD
 from .variant_search import HIT_CODE
 
 __all__ = ["RANDOM", "PUBEVAL", "OPPONENTS", "SKIP", "start_episodes", "continue_episodes",
-           "step_against", "turn_start", "variant_plays", "PLAYS_CAP", "new_work", "fitted_work"]
+           "step_against", "turn_start", "variant_plays", "PLAYS_CAP", "new_work", "fitted_work",
+           "borrowed_work"]
 
 RANDOM, PUBEVAL = 0, 1
 OPPONENTS = {"random": RANDOM, "pubeval": PUBEVAL}
@@ -100,6 +102,14 @@ def fitted_work(work):
     than they hold (the kernels then made room for that decision alone)."""
     need, cap = int(work[-1][0]), work[1].shape[0]
     return work if need <= cap else new_work(need)
+
+
+@njit(cache=True)
+def borrowed_work(work):
+    """``work`` (:func:`new_work`) as borrowed views (:func:`~.borrow.borrowed`), for a
+    kernel called with it from Python."""
+    return (borrowed(work[0]), borrowed(work[1]), borrowed(work[2]), borrowed(work[3]),
+            borrowed(work[4]), borrowed(work[5]))
 
 
 @njit(cache=True)
@@ -198,6 +208,9 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
     (0 or 1), or drawn from the game's generator when ``learner < 0``; the opponent plays
     until the learner must decide (a game that ends first is replayed). ``work``:
     pubeval's arrays (:func:`new_work`)."""
+    state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
+                                          borrowed(seeds), borrowed(rules), borrowed(mask))
+    work = borrowed_work(work)
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
@@ -219,6 +232,9 @@ def continue_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides
     row goes on by itself (:func:`~bg_env.kernels.batch.resume_row`) and the opponent
     plays until the learner must decide. ``status[i]``: 0 then, 1 or 2 (over, truncated)
     when the game ended before the learner's first decision."""
+    state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
+                                          borrowed(seeds), borrowed(rules), borrowed(mask))
+    work = borrowed_work(work)
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if not which[i]:
@@ -236,6 +252,9 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
     must decide again. ``status[i]``: 0 the game goes on, 1 it is over, 2 it was
     truncated, 3 the action was illegal (nothing changed); an action of :data:`SKIP`
     leaves game ``i`` as it is. ``work``: pubeval's arrays (:func:`new_work`)."""
+    state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
+                                          borrowed(seeds), borrowed(rules), borrowed(mask))
+    work = borrowed_work(work)
     plan = np.empty(5, np.int64)
     for i in range(state.shape[0]):
         if actions[i] == SKIP:
