@@ -510,7 +510,11 @@ class raw_env(AECEnv):
         ).match_id()
 
     def legal_actions(self) -> list[int]:
-        """Legal actions of the agent to act."""
+        """Legal actions of the agent to act, ascending (none once the game is over); on the
+        kernels read from their mask, the game staying there."""
+        if self._fast:
+            engine = self._engine
+            return engine.mask.nonzero()[0].tolist() if engine.phase != P_OVER else []
         return self.game.legal_actions()
 
     # --------------------------------------------------------------- render

@@ -5,7 +5,8 @@ standard, :mod:`bg_env.kernels.batch_variants`; observations with the context bl
 with the same seed, one on the engine and one handed over to a Game (reading ``env.game``)
 right after ``reset``, give the same observations (both agents, both encoders, with and
 without the context block), masks, rewards, terminations and infos after every decision;
-a game handed over in the middle goes on as the Game would have played it.
+a game handed over in the middle goes on as the Game would have played it. Asking the
+engine's env for its ``legal_actions()`` leaves it on the kernels.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def assert_same_env(a, b, where: str) -> None:
         np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"],
                                       err_msg=f"{agent} mask: {where}")
         assert oa["observation"].dtype == ob["observation"].dtype
+    assert a.legal_actions() == b.legal_actions(), where  # read on the kernels as they are
     assert a._cumulative_rewards == b._cumulative_rewards, where  # noqa: SLF001
     assert (a.terminations, a.truncations, a.infos) == (b.terminations, b.truncations,
                                                          b.infos), where

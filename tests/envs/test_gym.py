@@ -96,6 +96,19 @@ def test_action_masks_equal_info_mask_at_every_step():
     assert steps > 100
 
 
+def test_the_random_opponent_plays_on_the_kernels():
+    # its legal actions are read from the kernels' mask: the game is never handed over
+    # to the slower Game (the same game: the engine and the Game roll the same dice)
+    env = make()
+    for episode in range(3):
+        obs, info = env.reset(seed=episode)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            assert env.game_env.on_kernels
+            obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.game_env.on_kernels
+
+
 @pytest.mark.parametrize("phase", ["move", "cube"])
 def test_illegal_action_ends_episode_with_minus_one(phase):
     env = make(learner="player_0", cube=True)
