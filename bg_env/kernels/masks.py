@@ -68,44 +68,48 @@ def _max_of_double(me, occ, outside, open_mask, die, n, target):
     """The most of ``n`` dice all showing ``die`` (a double) that can be played, capped at
     ``target``: a depth-first search over sources in non-increasing order, which loses no
     play (see :func:`bg_env.rules.moves.legal_plays`). ``me`` is changed during the search
-    and restored before returning."""
+    and restored before returning; the search allocates nothing (the source tried at each
+    depth is kept in ``path``, five bits a depth, and a move is undone on the way back)."""
     target = min(target, n)
     if target <= 0:
         return 0
-    st = np.empty((3, 5), np.int64)  # per depth: source, outside, occupied mask
     best = 0
     d = 0
-    st[0, 0] = 25
-    st[1, 0] = outside
-    st[2, 0] = occ
+    path = 0
+    top = 25  # the highest source left to try at depth d
     while True:
         if d < n:
-            s = next_source(st[2, d], st[0, d], die, st[1, d], open_mask)
+            s = next_source(occ, top, die, outside, open_mask)
             if s != 0:
-                st[0, d] = s
+                path = (path & ~(31 << (5 * d))) | (s << (5 * d))
                 dest = landing_point(s, die)
-                st[2, d + 1] = shift_checker(me, st[2, d], s, dest)
-                st[1, d + 1] = outside_after(st[1, d], s, dest)
+                occ = shift_checker(me, occ, s, dest)
+                outside = outside_after(outside, s, dest)
                 d += 1
                 if d > best:
                     best = d
                     if best >= target:
                         while d > 0:
                             d -= 1
-                            s = st[0, d]
+                            s = (path >> (5 * d)) & 31
                             me[landing_point(s, die)] -= 1
                             me[s] += 1
                         return best
-                if d < n:
-                    st[0, d] = s
+                top = s  # the next die moves a checker from s or below
                 continue
         if d == 0:
             return best
         d -= 1
-        s = st[0, d]
-        me[landing_point(s, die)] -= 1
+        s = (path >> (5 * d)) & 31
+        dest = landing_point(s, die)
+        me[dest] -= 1
+        if dest > 0 and me[dest] == 0:
+            occ &= ~(1 << dest)
         me[s] += 1
-        st[0, d] = s - 1
+        occ |= 1 << s
+        if s >= 7 and dest <= 6:
+            outside += 1
+        top = s - 1
 
 
 @njit((_A, _I, _I, _I, _I, _I), cache=True)
