@@ -151,9 +151,11 @@ class KernelBatch:
         self._code = batch_opponents.OPPONENTS[opponent]
         cap = batch_opponents.PLAYS_CAP if opponent == "pubeval" else 1
         self._work = batch_opponents.new_work(cap)
-        """Pubeval's work arrays (:func:`bg_env.kernels.opponents.new_work`), made once:
-        its decisions allocate nothing (the random opponent's are never read)."""
+        """The opponents' work arrays (:func:`bg_env.kernels.opponents.new_work`), made
+        once: their decisions allocate nothing (the random opponent reads none)."""
         self._context = self.config.uses_context
+        self._board_kernel = games_kernel(self.config.observation)
+        """The encoder's kernel (:func:`~bg_env.envs.observation.games_kernel`), found once."""
 
     def seed(self, seed) -> None:
         """Seed the games' generators (:meth:`bg_env.kernels.games.Games.seed`: an int seeds
@@ -391,7 +393,7 @@ class KernelBatch:
         if self._variant_obs is not None:
             self._variant_obs.encode(self.sides, self._obs, rows)
         elif rows is None:
-            games_kernel(encoder)(g.state, g.me, g.opp, self.sides, self._obs[:, :board])
+            self._board_kernel(g.state, g.me, g.opp, self.sides, self._obs[:, :board])
         else:
             encode_board_rows(encoder, g.state, g.me, g.opp, self.sides, self._obs[:, :board],
                               rows)

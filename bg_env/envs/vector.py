@@ -282,7 +282,8 @@ class BackgammonVecEnv(VecEnv):
         """``action_masks`` per game (what ``get_action_masks`` stacks): the rows of one
         copy of the masks, made in one call, not a call per game."""
         if method_name == "action_masks" and not method_args and not method_kwargs:
-            return list(self.batch.action_masks()[self._indices(indices)])
+            masks = self.batch.action_masks()  # (a copy)
+            return list(masks if indices is None else masks[self._indices(indices)])
         return [f(*method_args, **method_kwargs) for f in self.get_attr(method_name, indices)]
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:

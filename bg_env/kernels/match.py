@@ -154,7 +154,7 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
     state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
     rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
     mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
-    plan = np.empty(5, np.int64)
+    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -183,7 +183,7 @@ def continue_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mas
     state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
     rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
     mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
-    plan = np.empty(5, np.int64)
+    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -207,7 +207,7 @@ def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, m
     state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
     rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
     mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
-    plan = np.empty(5, np.int64)
+    plan = work[5]
     for i in range(state.shape[0]):
         if actions[i] == SKIP:
             status[i] = 0

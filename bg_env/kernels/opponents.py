@@ -82,19 +82,21 @@ again, when a roll has more)."""
 
 @njit(cache=True)
 def new_work(cap=PLAYS_CAP):
-    """The pubeval opponent's work arrays for one batch, made once and handed to the
-    kernels below (``work``), so that its decisions allocate nothing: ``(start, boards,
-    moves, lengths, table, need)``: the board at the turn's start (``int64[2, 26]``),
-    room for ``cap`` of a variant's plays (:func:`variant_plays`) and ``need[0]``, the
-    most plays a roll has needed room for (:func:`fitted_work`). Every decision
-    overwrites what it reads: nothing passes from one row or decision to the next."""
+    """The opponents' work arrays for one batch, made once and handed to the kernels
+    below (``work``), so that their decisions allocate nothing: ``(start, boards, moves,
+    lengths, table, plan, need)``: the board at the turn's start (``int64[2, 26]``),
+    room for ``cap`` of a variant's plays (:func:`variant_plays`), pubeval's play for
+    the turn (``plan``, :func:`opponents_turns`) and ``need[0]``, the most plays a roll
+    has needed room for (:func:`fitted_work`). Every decision overwrites what it reads:
+    nothing passes from one row or decision to the next."""
     start = np.zeros((2, 26), np.int64)
     boards = np.zeros((cap, BOARD), np.int64)
     moves = np.zeros((cap, 4), np.int64)
     lengths = np.zeros(cap, np.int64)
     table = np.zeros(4 * cap, np.int64)
+    plan = np.zeros(5, np.int64)
     need = np.zeros(1, np.int64)
-    return start, boards, moves, lengths, table, need
+    return start, boards, moves, lengths, table, plan, need
 
 
 def fitted_work(work):
@@ -109,7 +111,7 @@ def borrowed_work(work):
     """``work`` (:func:`new_work`) as borrowed views (:func:`~.borrow.borrowed`), for a
     kernel called with it from Python."""
     return (borrowed(work[0]), borrowed(work[1]), borrowed(work[2]), borrowed(work[3]),
-            borrowed(work[4]), borrowed(work[5]))
+            borrowed(work[4]), borrowed(work[5]), borrowed(work[6]))
 
 
 @njit(cache=True)
@@ -118,7 +120,7 @@ def variant_plays(vt, i, work):
     buffers of ``work`` (:func:`new_work`), or in larger ones made for this decision when
     they are full (four times more, and again; ``work``'s ``need[0]`` records the room
     used): ``(boards, moves, lengths, n)``."""
-    _, boards, moves, lengths, table, need = work
+    _, boards, moves, lengths, table, _, need = work
     cap = boards.shape[0]
     while True:
         n = -1
@@ -211,7 +213,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
     state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
                                           borrowed(seeds), borrowed(rules), borrowed(mask))
     work = borrowed_work(work)
-    plan = np.empty(5, np.int64)
+    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -235,7 +237,7 @@ def continue_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides
     state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
                                           borrowed(seeds), borrowed(rules), borrowed(mask))
     work = borrowed_work(work)
-    plan = np.empty(5, np.int64)
+    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -255,7 +257,7 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
     state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
                                           borrowed(seeds), borrowed(rules), borrowed(mask))
     work = borrowed_work(work)
-    plan = np.empty(5, np.int64)
+    plan = work[5]
     for i in range(state.shape[0]):
         if actions[i] == SKIP:
             status[i] = 0
