@@ -18,11 +18,12 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     its count, all rows in a few numpy calls (the random agent's own cost is not the
     env's)."""
     n, width = masks.shape
+    starts = np.arange(0, (n + 1) * width, width)  # where each row begins, flattened
     legal = np.flatnonzero(masks)  # row-major: row i's legal actions, ascending, then i+1's
-    counts = np.count_nonzero(masks, axis=1)
-    first = np.cumsum(counts) - counts
-    picked = legal[first + (rng.random(n) * counts).astype(np.intp)]
-    return picked - np.arange(n) * width
+    bounds = legal.searchsorted(starts)  # row i's legal actions: legal[bounds[i]:bounds[i+1]]
+    first = bounds[:-1]
+    picked = legal[first + (rng.random(n) * (bounds[1:] - first)).astype(np.intp)]
+    return picked - starts[:-1]
 
 
 def vec_stepper(num_envs: int = 64, kernels: bool = True, monitor: bool = False,
