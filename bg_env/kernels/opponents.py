@@ -182,7 +182,7 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work):
     return TAKE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan,
                     work, vt=None):
     """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
@@ -198,7 +198,10 @@ def opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns
             return 2
         if actor(s) == side:
             return 0
-        action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work)
+        if opponent == RANDOM:  # (inlined: no call carrying pubeval's work arrays)
+            action = random_action(seeds, i, mask)
+        else:
+            action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work)
         if not act_row(s, me, opp, seeds, i, rules, mask, action, vt):
             raise RuntimeError("the opponent's action is not legal")
 
