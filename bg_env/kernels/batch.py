@@ -35,12 +35,13 @@ are not asked: no cube question when doubling is not allowed, no step when no di
 played, a checker move that is the only legal one is played. Kernels trust their input:
 :func:`act` checks the actions against ``mask`` (an illegal one changes nothing).
 
-Speed: a compiled function that takes arrays counts references to them on entry and exit
-(atomic operations, about as costly as a move's rule each), which numba can drop only
-inside one function. So the kernels a decision runs through every time (the move, the
-forced moves, the mask, the next turn's roll and plan) are inlined into their callers
-(``inline="always"``), at the price of a longer first compile (``docs/speed.md`` has
-the figures).
+Speed: a compiled function counts references to the arrays it receives and slices
+(atomic operations, about as costly as a move's rule each), which numba can rarely drop.
+The kernels called from Python borrow their arrays (:mod:`bg_env.kernels.borrow`: those
+counts become a null check), and the kernels a decision runs through every time (the
+move, the forced moves, the mask, the next turn's roll and plan) are inlined into their
+callers (``inline="always"``: no call passing a dozen arrays), at the price of a longer
+first compile (``docs/speed.md``).
 """
 
 from __future__ import annotations
@@ -336,7 +337,7 @@ def write_mask(s, me, opp, rules, mask, vt=None, i=0):
     if vt is not None:
         return turn_mask(vt, i, mask)
     return row_mask_into(me, opp, s[DIE0:DIE0 + s[N_DICE]], s[N_DICE], s[MOVES_LEFT],
-                     s[LARGER_ONLY], mask)
+                         s[LARGER_ONLY], mask)
 
 
 @njit(cache=True, inline="always")
