@@ -32,9 +32,8 @@ from .moves import (
     landing_point,
     shift_checker,
     next_source,
-    occupied_mask,
     outside_after,
-    prepare_move_masks,
+    checked_copy,
     board_bits,
     apply_move_kernel,
     use_die_kernel,
@@ -133,10 +132,24 @@ def _two_usable(me, occ, outside, open_mask, a, b):
     return best
 
 
+@njit(cache=True)
+def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
+    """:func:`next_move_mask` for ``remaining[:n]`` into ``mask`` (all zeros on entry, any
+    dtype; ``mask[action] = 1`` for each legal move). Returns how many moves are legal and
+    the last of them (-1 when none). The board is checked and not changed: this is
+    :func:`row_mask_into` on a checked copy."""
+    return row_mask_into(checked_copy(me, opp), opp, remaining, n, moves_left, larger_only,
+                         mask)
+
+
 @njit(cache=True, inline="always")
-def _mask_from(work, occ, open_mask, outside, remaining, n, moves_left, larger_only, mask):
-    """:func:`mask_into` of the board whose mover's checkers are ``work`` (``int64[26]``,
-    changed during the search and restored), with its :func:`~.moves.board_bits`."""
+def row_mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
+    """:func:`mask_into` on a board the caller vouches for (the batch kernels' rows:
+    ``me`` an ``int64[26]`` that only legal moves changed), searched in place (``me`` is
+    changed during the search and restored), nothing checked or allocated."""
+    if moves_left <= 0 or n == 0:
+        return 0, -1
+    occ, open_mask, outside = board_bits(me, opp)
     count = 0
     last = -1
     for i in range(n):
@@ -155,15 +168,15 @@ def _mask_from(work, occ, open_mask, outside, remaining, n, moves_left, larger_o
             legal = True
             if moves_left > 1:
                 dest = landing_point(s, die)
-                occ2 = shift_checker(work, occ, s, dest)
+                occ2 = shift_checker(me, occ, s, dest)
                 o = outside_after(outside, s, dest)
                 if moves_left == 2:  # one more die to play: a source for it
                     legal = next_source(occ2, 25, other, o, open_mask) != 0
                 else:  # a double: the rest of it
-                    legal = _max_of_double(work, occ2, o, open_mask, die, n - 1,
+                    legal = _max_of_double(me, occ2, o, open_mask, die, n - 1,
                                            moves_left - 1) >= moves_left - 1
-                work[dest] -= 1
-                work[s] += 1
+                me[dest] -= 1
+                me[s] += 1
             if legal:
                 a = (s - 1) * 6 + die - 1
                 mask[a] = 1
@@ -171,30 +184,6 @@ def _mask_from(work, occ, open_mask, outside, remaining, n, moves_left, larger_o
                 last = a
             s = next_source(occ, s - 1, die, outside, open_mask)
     return count, last
-
-
-@njit(cache=True)
-def mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
-    """:func:`next_move_mask` for ``remaining[:n]`` into ``mask`` (all zeros on entry, any
-    dtype; ``mask[action] = 1`` for each legal move). Returns how many moves are legal and
-    the last of them (-1 when none). The board is checked and not changed."""
-    if moves_left <= 0 or n == 0:
-        return 0, -1
-    work, open_mask, _, outside = prepare_move_masks(me, opp)
-    return _mask_from(work, occupied_mask(work), open_mask, outside, remaining, n,
-                      moves_left, larger_only, mask)
-
-
-@njit(cache=True, inline="always")
-def row_mask_into(me, opp, remaining, n, moves_left, larger_only, mask):
-    """:func:`mask_into` on a board the caller vouches for (the batch kernels' rows:
-    ``me`` an ``int64[26]`` that only legal moves changed), searched in place (``me`` is
-    changed during the search and restored), nothing checked or allocated."""
-    if moves_left <= 0 or n == 0:
-        return 0, -1
-    occ, open_mask, outside = board_bits(me, opp)
-    return _mask_from(me, occ, open_mask, outside, remaining, n, moves_left, larger_only,
-                      mask)
 
 
 @njit(cache=True)
@@ -219,20 +208,6 @@ def next_move_mask(me, opp, remaining, moves_left, larger_only):
     return mask
 
 
-@njit(cache=True, inline="always")
-def _plan_from(work, occ, open_mask, outside, d1, d2):
-    """:func:`turn_plan` of the board whose mover's checkers are ``work`` (``int64[26]``,
-    changed during the search and restored), with its :func:`~.moves.board_bits`."""
-    if d1 == d2:
-        return _max_of_double(work, occ, outside, open_mask, d1, 4, 4), 0
-    need = _two_usable(work, occ, outside, open_mask, d1, d2)
-    if need == 1:
-        larger = max(d1, d2)
-        if next_source(occ, 25, larger, outside, open_mask) != 0:
-            return 1, larger
-    return need, 0
-
-
 @njit(cache=True)
 def turn_plan(me, opp, d1, d2):
     """What a roll demands: ``(moves_needed, larger_only)`` (a kernel).
@@ -240,10 +215,10 @@ def turn_plan(me, opp, d1, d2):
     ``moves_needed`` is the most dice of the roll that can be played (RULES §2; up to four
     for a double). ``larger_only`` is the larger die when the dice differ, only one of
     them can be used and the larger is playable; else 0. Both go to
-    :func:`next_move_mask` at the start of the turn. The board is checked and not changed.
+    :func:`next_move_mask` at the start of the turn. The board is checked and not changed:
+    this is :func:`row_turn_plan` on a checked copy.
     """
-    work, open_mask, _, outside = prepare_move_masks(me, opp)
-    return _plan_from(work, occupied_mask(work), open_mask, outside, d1, d2)
+    return row_turn_plan(checked_copy(me, opp), opp, d1, d2)
 
 
 @njit(cache=True, inline="always")
@@ -251,7 +226,14 @@ def row_turn_plan(me, opp, d1, d2):
     """:func:`turn_plan` on a board the caller vouches for, searched in place as
     :func:`row_mask_into` searches."""
     occ, open_mask, outside = board_bits(me, opp)
-    return _plan_from(me, occ, open_mask, outside, d1, d2)
+    if d1 == d2:
+        return _max_of_double(me, occ, outside, open_mask, d1, 4, 4), 0
+    need = _two_usable(me, occ, outside, open_mask, d1, d2)
+    if need == 1:
+        larger = max(d1, d2)
+        if next_source(occ, 25, larger, outside, open_mask) != 0:
+            return 1, larger
+    return need, 0
 
 
 # ------------------------------------------------------------ one game, step by step

@@ -9,9 +9,9 @@ kernels' single copy of each rule; the batch kernels (:mod:`bg_env.kernels.batch
 one-game kernels (:mod:`bg_env.kernels.masks`, :mod:`bg_env.kernels.fast`) both call them.
 
 The single-move rules of the move masks and the legal-play search (RULES §2-4) are here
-too, public for those two modules: :func:`prepare_move_masks` (what the opponent's
-checkers allow, the board checked and copied) and :func:`board_bits` (the same bits of a
-board the caller vouches for, nothing checked or copied), :func:`next_source` (the next
+too, public for those two modules: :func:`board_bits` (what the opponent's checkers allow,
+in bits, of a board the caller vouches for), :func:`checked_copy` (a board checked and
+copied) and :func:`prepare_move_masks` (both, and the blots), :func:`next_source` (the next
 source a die can move from), and the bookkeeping of one move (:func:`landing_point`,
 :func:`shift_checker`, :func:`outside_after`, :func:`occupied_mask`, :func:`top_bit`).
 """
@@ -44,6 +44,7 @@ __all__ = [
     "use_die_kernel",
     "loss_kind_kernel",
     "prepare_move_masks",
+    "checked_copy",
     "board_bits",
     "top_bit",
     "occupied_mask",
@@ -102,15 +103,9 @@ def loss_kind_kernel(loser, backgammon_possible):
 
 # ----------------------------------------------------------------- single-move rules
 @njit(cache=True)
-def prepare_move_masks(me_in, opp_in):
-    """The mover's checkers as a work copy, and what the opponent's checkers allow.
-
-    Returns ``(me, open_mask, blot_mask, outside)``: bit ``p`` of ``open_mask`` is set when
-    the mover may land on his point ``p`` (fewer than two opposing checkers there, RULES
-    §2), of ``blot_mask`` when one opposing checker stands there (a hit, RULES §3);
-    ``outside`` counts the mover's checkers not in his home board (points 7..24 and the
-    bar, RULES §4). Hits never close a point, so both masks hold for the whole turn.
-    """
+def checked_copy(me_in, opp_in):
+    """The mover's checkers as an ``int64[26]`` work copy, the board checked: ``ValueError``
+    for a negative count or more than 15 of the mover's checkers on the board."""
     me = np.empty(26, np.int64)
     on_board = 0
     for p in range(26):
@@ -121,18 +116,7 @@ def prepare_move_masks(me_in, opp_in):
         on_board += c
     if on_board - me[0] > 15:
         raise ValueError("the player on roll has more than 15 checkers on the board")
-    open_mask = 0
-    blot_mask = 0
-    for p in range(1, 25):
-        c = opp_in[25 - p]
-        if c < 2:
-            open_mask |= 1 << p
-        if c == 1:
-            blot_mask |= 1 << p
-    outside = 0
-    for p in range(7, 26):
-        outside += me[p]
-    return me, open_mask, blot_mask, outside
+    return me
 
 
 @njit(cache=True, inline="always")
@@ -154,6 +138,27 @@ def board_bits(me, opp):
         if p < 25 and opp[25 - p] < 2:
             open_mask |= 1 << p
     return occ, open_mask, outside
+
+
+@njit(cache=True)
+def prepare_move_masks(me_in, opp_in):
+    """The mover's checkers as a work copy (:func:`checked_copy`), and what the opponent's
+    checkers allow.
+
+    Returns ``(me, open_mask, blot_mask, outside)``: bit ``p`` of ``open_mask`` is set when
+    the mover may land on his point ``p`` (fewer than two opposing checkers there, RULES
+    §2), of ``blot_mask`` when one opposing checker stands there (a hit, RULES §3);
+    ``outside`` counts the mover's checkers not in his home board (points 7..24 and the
+    bar, RULES §4); the first and last as :func:`board_bits` gives them. Hits never close
+    a point, so both masks hold for the whole turn.
+    """
+    me = checked_copy(me_in, opp_in)
+    _, open_mask, outside = board_bits(me, opp_in)
+    blot_mask = 0
+    for p in range(1, 25):
+        if opp_in[25 - p] == 1:
+            blot_mask |= 1 << p
+    return me, open_mask, blot_mask, outside
 
 
 @njit((_I,), cache=True)
