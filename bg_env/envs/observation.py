@@ -287,6 +287,22 @@ else:
         return phase, actor, turns
 
 
+def _kernels_for(encoder: str, what: str) -> tuple:
+    """``(games kernel, row kernel, open kernel, act kernel)`` of ``encoder``.
+
+    Raises:
+        ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python),
+            saying that ``what`` needs them.
+    """
+    if PURE_PYTHON:
+        raise RuntimeError(f"{what}: numba's kernels are off (BG_ENV_PURE_PYTHON is set)")
+    if encoder not in ENCODERS:
+        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
+    if encoder == "compact":
+        return _games_compact, _compact_row, _open_compact, _act_compact
+    return _games_tesauro, _tesauro_row, _open_tesauro, _act_tesauro
+
+
 def engine_kernels(encoder: str):
     """``(open_kernel, act_kernel)`` for :meth:`EngineGame.use_kernels
     <bg_env.kernels.engine.EngineGame.use_kernels>`: each plays on the engine as :func:`~bg_env.kernels.engine.open_game` and
@@ -297,12 +313,7 @@ def engine_kernels(encoder: str):
     Raises:
         ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
     """
-    if PURE_PYTHON:
-        raise RuntimeError("the engine kernels need numba (BG_ENV_PURE_PYTHON is set)")
-    kernels = {"tesauro": (_open_tesauro, _act_tesauro), "compact": (_open_compact, _act_compact)}
-    if encoder not in kernels:
-        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
-    return kernels[encoder]
+    return _kernels_for(encoder, "the engine kernels")[2:]
 
 
 def games_kernel(encoder: str):
@@ -312,12 +323,7 @@ def games_kernel(encoder: str):
     Raises:
         ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
     """
-    if PURE_PYTHON:
-        raise RuntimeError("encode_games needs the numba kernels (BG_ENV_PURE_PYTHON is set)")
-    kernels = {"tesauro": _games_tesauro, "compact": _games_compact}
-    if encoder not in kernels:
-        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
-    return kernels[encoder]
+    return _kernels_for(encoder, "encode_games")[0]
 
 
 def row_kernel(encoder: str):
@@ -328,12 +334,7 @@ def row_kernel(encoder: str):
     Raises:
         ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
     """
-    if PURE_PYTHON:
-        raise RuntimeError("the encoders' kernels are off (BG_ENV_PURE_PYTHON is set)")
-    kernels = {"tesauro": _tesauro_row, "compact": _compact_row}
-    if encoder not in kernels:
-        raise ValueError(f"observation={encoder!r}: expected one of {list(ENCODERS)}")
-    return kernels[encoder]
+    return _kernels_for(encoder, "the encoders' row kernels")[1]
 
 
 def encode_games(games, sides: np.ndarray, encoder: str, out: np.ndarray) -> None:

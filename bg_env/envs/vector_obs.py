@@ -22,10 +22,11 @@ import numpy as np
 from numba import njit
 
 from ..kernels import match as batch_match
+from ..kernels.borrow import borrowed
 from ..game.game import PURE_PYTHON
 from . import engine_obs
 from .context import match_blocks
-from .observation import games_kernel
+from .observation import row_kernel
 
 __all__ = ["VariantObserver", "match_slots", "encode_board_rows"]
 
@@ -64,24 +65,17 @@ def encode_board_rows(encoder: str, state: np.ndarray, me: np.ndarray, opp: np.n
     Raises:
         ValueError: an unknown encoder; RuntimeError: the kernels are off (pure Python).
     """
-    games_kernel(encoder)  # the encoder's checks
-    kernel = _compact_rows if encoder == "compact" else _tesauro_rows
-    kernel(state, me, opp, sides, out, rows)
+    _encode_rows(state, me, opp, sides, out, rows, row_kernel(encoder))
 
 
 if not PURE_PYTHON:
-    _TESAURO = games_kernel("tesauro")
-    _COMPACT = games_kernel("compact")
-
     @njit(cache=True)
-    def _tesauro_rows(state, me, opp, sides, out, rows):
+    def _encode_rows(state, me, opp, sides, out, rows, encode_row):
+        """``encode_row`` (:func:`~bg_env.envs.observation.row_kernel`) of the rows
+        ``rows``."""
+        state, me, opp, out = borrowed(state), borrowed(me), borrowed(opp), borrowed(out)
         for i in rows:
-            _TESAURO(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1], out[i:i + 1])
-
-    @njit(cache=True)
-    def _compact_rows(state, me, opp, sides, out, rows):
-        for i in rows:
-            _COMPACT(state[i:i + 1], me[i:i + 1], opp[i:i + 1], sides[i:i + 1], out[i:i + 1])
+            encode_row(state[i], me[i], opp[i], sides[i], out[i])
 
 
 class VariantObserver:
