@@ -6,6 +6,7 @@ Examples::
     bg-env train ppo --set total_steps=200000 # a shipped config by name, from any folder
     bg-env train td --resume                  # continue an interrupted run
     bg-env train td_distill --workers 2       # teach td's 0-ply net its own lookahead
+    bg-env train td_cube --workers 2          # td's cube network from its self-play results
     bg-env train my_run.yaml --set lr=0.0005 --set games=5000
     bg-env train ppo --workers 4 --set device=auto  # 4 processes play; GPU if any
     bg-env eval td pubeval --games 1000 --json results.json
@@ -111,8 +112,11 @@ def cmd_train(args) -> int:
         from .training.train_ppo import PPOConfig as settings, train_ppo as train
     elif algo == "td_distill":
         from .training.train_distill import DistillConfig as settings, train_distill as train
+    elif algo == "td_cube":
+        from .training.train_cube import CubeNetConfig as settings, train_cube as train
     else:
-        raise ValueError(f"{path}: algo={algo!r}: expected 'td', 'ppo' or 'td_distill'")
+        raise ValueError(f"{path}: algo={algo!r}: expected 'td', 'ppo', 'td_distill' or "
+                         f"'td_cube'")
     cfg = load_config(settings, path, overrides)
     saved = os.path.join(cfg.run_dir, "config.json")
     if args.resume and os.path.isfile(saved):  # the run's own settings, --set on top

@@ -48,7 +48,7 @@ from .td_inputs import N_EXTRA, extra_inputs
 from .td_search import check_prune, lookahead_values, search_choice
 
 __all__ = ["TDNet", "TDAgent", "features", "numpy_equity", "flip_outputs", "N_FEATURES",
-           "save_net", "load_net", "net_header", "net_from_header"]
+           "save_net", "load_net", "load_cube_net", "net_header", "net_from_header"]
 
 class TDNet(nn.Module):
     """Afterstate evaluator: ``features -> 5 probabilities``.
@@ -107,6 +107,12 @@ class TDAgent(PlayAgent):
     checkers do not move as in backgammon it plays 0-ply; where the boards are not
     backgammon boards (Plakoto, Long Nardy) it warns (:class:`~agents.players.base.VariantWarning`).
 
+    A model file may carry a second network for the cube decisions alone (``cube_net``,
+    made by ``bg-env train td_cube``: :mod:`agents.training.train_cube`): the checker
+    network fine-tuned on the positions before the roll of its own self-play games, with
+    their results as targets. :meth:`probabilities` (and so every cube decision) then
+    reads it; the checker play is the first network's whatever the file holds.
+
     Args:
         net: the evaluator.
         cube_settings: the cube-life settings (:class:`~agents.players.cube.CubeSettings`).
@@ -114,6 +120,7 @@ class TDAgent(PlayAgent):
         prune: how many plays the search looks at (``None``: all); unused at 0 plies.
         cube_plies: the rolls of lookahead of the cube decisions' probabilities (0, 1
             or 2).
+        cube_net: the network of the cube decisions (``None``: ``net``).
 
     Raises:
         ValueError: ``plies`` not 0 or 1, ``prune`` not a positive integer or ``None``,
@@ -124,7 +131,8 @@ class TDAgent(PlayAgent):
     reads_backgammon_boards = True
 
     def __init__(self, net: TDNet, cube_settings: CubeSettings | None = None,
-                 plies: int = 0, prune: int | None = 8, cube_plies: int = 0) -> None:
+                 plies: int = 0, prune: int | None = 8, cube_plies: int = 0,
+                 cube_net: TDNet | None = None) -> None:
         super().__init__()
         if plies not in (0, 1) or isinstance(plies, bool):
             raise ValueError(f"plies={plies!r}: expected 0 (no lookahead) or 1 (one roll "
@@ -137,6 +145,7 @@ class TDAgent(PlayAgent):
         self.plies = plies
         self.prune = check_prune(prune)
         self.cube_plies = cube_plies
+        self.cube_net = None if cube_net is None else cube_net.eval()
         self._judged: tuple[Position | None, np.ndarray | None] = (None, None)
         """The last position :meth:`probabilities` judged, and its probabilities (a double
         and its answer judge the same position)."""
@@ -147,13 +156,15 @@ class TDAgent(PlayAgent):
         """The five cubeless probabilities of the player on roll in ``position`` (before
         his roll): the network's view of the same board as the opponent's afterstate,
         flipped, looked at ``cube_plies`` rolls ahead
-        (:func:`~agents.players.td_search.lookahead_values` of that afterstate)."""
+        (:func:`~agents.players.td_search.lookahead_values` of that afterstate); the
+        network is :attr:`cube_net` where there is one."""
         if self._judged[0] == position:
             return self._judged[1].copy()
         before = position.swap()  # the opponent's afterstate: he has moved, we roll
         me = np.asarray(before.me, dtype=np.int8).reshape(1, 26)
         opp = np.asarray(before.opp, dtype=np.int8).reshape(1, 26)
-        v = torch.from_numpy(lookahead_values(self.net, me, opp, self.cube_plies)[0])
+        net = self.net if self.cube_net is None else self.cube_net
+        v = torch.from_numpy(lookahead_values(net, me, opp, self.cube_plies)[0])
         probs = flip_outputs(v).numpy().astype(float)
         self._judged = (position, probs)
         return probs.copy()
@@ -180,7 +191,9 @@ class TDAgent(PlayAgent):
     @classmethod
     def load(cls, path: str, plies: int = 0, prune: int | None = 8,
              cube_plies: int = 0) -> "TDAgent":
-        return cls(load_net(path), plies=plies, prune=prune, cube_plies=cube_plies)
+        blob = load_torch_file(path, "TD model")
+        return cls(_net_of(blob, f"TD model file {path!r}"), plies=plies, prune=prune,
+                   cube_plies=cube_plies, cube_net=_cube_net_of(blob, path))
 
 
 CUBE_PLIES = (0, 1, 2)
@@ -198,9 +211,15 @@ def net_from_header(blob: dict) -> TDNet:
     return TDNet(blob["hidden"], blob["layers"], bool(blob.get("extras", False)))
 
 
-def save_net(net: TDNet, path: str, extra: dict | None = None) -> None:
-    """Write the network atomically (:func:`~agents.players.model_files.save_torch_file`)."""
-    save_torch_file({**net_header(net), "state_dict": net.state_dict(), **(extra or {})}, path)
+def save_net(net: TDNet, path: str, extra: dict | None = None,
+             cube_net: TDNet | None = None) -> None:
+    """Write the network atomically (:func:`~agents.players.model_files.save_torch_file`),
+    with ``cube_net`` (the cube decisions' network, :class:`TDAgent`) under the key
+    ``"cube_net"`` when given."""
+    cube = {} if cube_net is None else {
+        "cube_net": {**net_header(cube_net), "state_dict": cube_net.state_dict()}}
+    save_torch_file({**net_header(net), "state_dict": net.state_dict(), **cube, **(extra or {})},
+                    path)
 
 
 def load_net(path: str) -> TDNet:
@@ -212,12 +231,33 @@ def load_net(path: str) -> TDNet:
         ModelFileError: the file is refused as unsafe, truncated, not a torch file or not
             a TD network (the message names it).
     """
-    blob = load_torch_file(path, "TD model")
+    return _net_of(load_torch_file(path, "TD model"), f"TD model file {path!r}")
+
+
+def load_cube_net(path: str) -> TDNet | None:
+    """The cube decisions' network a TD model file carries (:func:`save_net`'s
+    ``cube_net``), or ``None`` when it has none; read as :func:`load_net` reads.
+
+    Raises:
+        FileNotFoundError: no file at ``path``.
+        ModelFileError: the file, or its ``"cube_net"`` entry, is not a TD network.
+    """
+    return _cube_net_of(load_torch_file(path, "TD model"), path)
+
+
+def _cube_net_of(blob, path: str) -> TDNet | None:
+    if not isinstance(blob, dict) or "cube_net" not in blob:
+        return None
+    return _net_of(blob["cube_net"], f"the cube network of TD model file {path!r}")
+
+
+def _net_of(blob, what: str) -> TDNet:
+    """The network of a model file's entry (checked before anything is loaded)."""
     if not isinstance(blob, dict) or not {"hidden", "layers", "state_dict"} <= set(blob):
-        raise ModelFileError(f"TD model file {path!r} is not a TD network (expected a dict "
+        raise ModelFileError(f"{what} is not a TD network (expected a dict "
                              f"with 'hidden', 'layers' and 'state_dict')")
     check_weights_fit(lambda: net_from_header(blob), blob["state_dict"],
-                      f"TD model file {path!r} does not fit a TD network")
+                      f"{what} does not fit a TD network")
     net = net_from_header(blob)
     net.load_state_dict(blob["state_dict"])  # the names and shapes are checked above
     return net

@@ -96,13 +96,21 @@ def _model_path(config: dict) -> str:
 
 
 _LENGTH = {"td": ("games", "games"), "ppo": ("steps", "total_steps"),
-           "td_distill": ("round", "rounds")}
+           "td_distill": ("round", "rounds"), "td_cube": ("games", "games")}
 """For each kind of run: what its history entries count, and the setting that says how far
 it trains."""
 
 
 def next_commands(config: dict) -> list[str]:
     """The commands that evaluate and play the model this run writes, and resume it."""
+    if config.get("algo") == "td_cube":  # the same checker play: its cube is what to measure
+        spec = f"td:{_model_path(config)}"
+        return [f"bg-env eval {spec} td --cube --games 2000 --seed 2026   # its cube "
+                f"against the shipped td's",
+                f"python benchmarks/cube_agreement.py --agents td,{spec} --games 150 "
+                f"--per-class 100 --seed 1   # against GNU Backgammon's verdicts "
+                f"(the cube-reference extra)",
+                f"bg-env play --opponent {spec} --cube   # play it yourself"]
     kind = "ppo" if config.get("algo") == "ppo" else "td"
     spec = f"{kind}:{_model_path(config)}"
     setting = _LENGTH.get(config.get("algo"), _LENGTH["td"])[1]

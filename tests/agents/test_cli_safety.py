@@ -55,7 +55,7 @@ def test_find_config_takes_names_paths_and_the_old_configs_prefix(tmp_path, monk
     own = tmp_path / "td.yaml"
     own.write_text("algo: td\n")
     assert find_config("td.yaml").resolve() == own  # a file here comes first
-    with pytest.raises(FileNotFoundError, match=r"'nonesuch'.*\['default', 'ppo', 'td', 'td_distill'\]"):
+    with pytest.raises(FileNotFoundError, match=r"'nonesuch'.*\['default', 'ppo', 'td', 'td_cube', 'td_distill'\]"):
         find_config("nonesuch")
 
 
