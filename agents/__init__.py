@@ -30,7 +30,8 @@ SPECS = {
     "random": "uniform over the legal plays; 'random:SEED' seeds it (else an evaluation "
               "seeds it from its seed)",
     "pubeval": "Tesauro's 1993 linear evaluator (the standard benchmark)",
-    "td": "the shipped TD-Gammon baseline (0-ply); 'td:PATH' loads a saved model; 'td:2ply' "
+    "td": "the shipped TD-Gammon baseline (0-ply; its cube decisions from the model's cube "
+          "network); 'td:PATH' loads a saved model; 'td:2ply' "
           "(or 'td:PATH:2ply') looks one roll ahead, searching the 8 best 0-ply plays "
           "('td:2ply:K' searches K, 'td:2ply:all' all of them); a last ':cube1' or "
           "':cube2' judges the cube one or two rolls ahead ('td:cube2', 'td:2ply:cube2')",

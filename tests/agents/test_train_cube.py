@@ -182,3 +182,12 @@ def test_a_cube_net_entry_that_is_not_a_network_is_refused_by_name(tmp_path):
     save_torch_file(blob, path)
     with pytest.raises(ModelFileError, match="cube network of TD model file"):
         load_agent(f"td:{path}")
+
+
+def test_the_games_are_the_same_for_any_number_of_workers():
+    net = small_net(8)
+    one = tc.play_games(net, CubeNetConfig(games=4, holdout=2, seed=5))
+    two = tc.play_games(net, CubeNetConfig(games=4, holdout=2, seed=5, workers=2))
+    assert set(one) == set(two) == {"boards", "result", "game"}
+    assert all(np.array_equal(one[k], two[k]) for k in one)
+    assert sorted(set(one["game"].tolist())) == [0, 1, 2, 3]
