@@ -21,8 +21,9 @@ fine-tuned on those positions:
 4. **Write** ``model.pt``: the ``init`` network for the checkers and the fitted one as its
    ``cube_net`` (:class:`~agents.players.td.TDAgent`), and the report.
 
-The positions are kept in ``positions.npz`` (written atomically once all games are
-played); ``--resume`` fits from them without playing again. Game ``g`` rolls its dice from
+The positions are kept in ``positions.npz``, written atomically every ``checkpoint_every``
+games; ``--resume`` plays on from the games it holds (``--set games=N`` to play more) and
+fits, without playing again what it holds. Game ``g`` rolls its dice from
 ``default_rng([seed, g])``, so a run is the same run for any number of ``workers``.
 """
 
@@ -46,6 +47,7 @@ from ..config import (
     MAX_PROCESSES,
     MAX_SEED,
     ConfigError,
+    refuse_rewind,
     require_at_least,
     require_at_most,
 )
@@ -88,6 +90,9 @@ class CubeNetConfig:
     """Positions per Adam step."""
     holdout: int = 10
     """Every this-th game is held out to measure the fit."""
+    checkpoint_every: int = 10000
+    """Write the positions played so far every this many games (``--resume`` goes on
+    from there)."""
     seed: int = 0
     """Seed of the dice and the mini-batch order."""
     workers: int = 1
@@ -103,9 +108,10 @@ class CubeNetConfig:
         if not self.lr > 0:
             raise ValueError(f"lr={self.lr}: expected a positive learning rate")
         require_at_least(self, 0, "seed")
-        require_at_least(self, 1, "epochs", "batch_size", "workers", "torch_threads")
+        require_at_least(self, 1, "epochs", "batch_size", "workers", "torch_threads",
+                         "checkpoint_every")
         require_at_least(self, 2, "games", "holdout")
-        require_at_most(self, MAX_COUNT, "games", "epochs", "holdout")
+        require_at_most(self, MAX_COUNT, "games", "epochs", "holdout", "checkpoint_every")
         require_at_most(self, MAX_SEED, "seed")
         require_at_most(self, MAX_PROCESSES, "workers", "torch_threads")
         if self.holdout > self.games:
@@ -155,9 +161,12 @@ def _worker_games(weights: dict, game_nos: list[int],
     return _games_of(net, game_nos, seed)
 
 
-def play_games(net: TDNet, cfg: CubeNetConfig, bar=None) -> dict[str, np.ndarray]:
-    """All games' boards, results and game numbers, in game order."""
-    chunks = [list(range(g, min(g + 25, cfg.games))) for g in range(0, cfg.games, 25)]
+def play_games(net: TDNet, cfg: CubeNetConfig, bar=None, first: int = 0,
+               last: int | None = None) -> dict[str, np.ndarray]:
+    """The boards, results and game numbers of games ``first`` to ``last - 1`` (default:
+    all ``cfg.games``), in game order."""
+    last = cfg.games if last is None else last
+    chunks = [list(range(g, min(g + 25, last))) for g in range(first, last, 25)]
     pool = worker_pool(cfg.workers, net) if cfg.workers > 1 else None
     try:
         if pool is None:
@@ -264,7 +273,8 @@ def train_cube(cfg: CubeNetConfig, resume: bool = False, progress: bool = True) 
 
     Raises:
         FileNotFoundError, ModelFileError: ``init`` is missing or not a TD network (named).
-        ConfigError: ``resume`` finds positions of other games or another seed.
+        ConfigError: ``resume`` finds positions of another seed or init, or of more games
+            than ``games``.
     """
     from .. import MODELS_DIR
 
@@ -275,20 +285,11 @@ def train_cube(cfg: CubeNetConfig, resume: bool = False, progress: bool = True) 
     write_json(os.path.join(cfg.run_dir, "config.json"), asdict(cfg))
     path = os.path.join(cfg.run_dir, "positions.npz")
     t0 = time.time()
+    data, played = {}, 0
     if resume and os.path.exists(path):
-        data = _read_positions(path, cfg)
-    else:
-        bar = None
-        if progress:
-            from tqdm import tqdm
-
-            bar = tqdm(total=cfg.games, desc="td_cube games", unit="game")
-        try:
-            data = play_games(net, cfg, bar)
-        finally:
-            if bar:
-                bar.close()
-        _write_positions(path, data, cfg)
+        data, played = _read_positions(path, cfg)
+    if played < cfg.games:
+        data = _play_on(net, cfg, path, data, played, progress)
     boards, result, game = data["boards"], data["result"], data["game"]
     inputs = layer_inputs(net, boards)
     values = None if cfg.lam == 1.0 else network_outputs(net, inputs)
@@ -328,19 +329,48 @@ def write_report(run_dir: str, config: dict, summary: dict) -> str:
     return path
 
 
-def _write_positions(path: str, data: dict, cfg: CubeNetConfig) -> None:
+def _play_on(net: TDNet, cfg: CubeNetConfig, path: str, data: dict, played: int,
+             progress: bool) -> dict[str, np.ndarray]:
+    """Games ``played`` onwards, added to ``data``, written to ``path`` (atomically) every
+    ``checkpoint_every`` games and at the end."""
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.games, initial=played, desc="td_cube games", unit="game")
+    try:
+        while played < cfg.games:
+            last = min(played + cfg.checkpoint_every, cfg.games)
+            more = play_games(net, cfg, bar, played, last)
+            data = more if not data else {k: np.concatenate([data[k], more[k]]) for k in more}
+            played = last
+            _write_positions(path, data, cfg, played)
+    finally:
+        if bar:
+            bar.close()
+    return data
+
+
+def _write_positions(path: str, data: dict, cfg: CubeNetConfig, played: int) -> None:
     buf = io.BytesIO()
-    np.savez_compressed(buf, **data, meta=np.frombuffer(
-        json.dumps({"games": cfg.games, "seed": cfg.seed, "init": cfg.init}).encode(), np.uint8))
+    meta = {"played": played, "seed": cfg.seed, "init": cfg.init}
+    np.savez_compressed(buf, **data, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
     write_atomically(path, buf.getvalue())
 
 
-def _read_positions(path: str, cfg: CubeNetConfig) -> dict[str, np.ndarray]:
+def _read_positions(path: str, cfg: CubeNetConfig) -> tuple[dict[str, np.ndarray], int]:
+    """The positions a run wrote and how many games they hold (games ``0 .. played - 1``).
+
+    Raises:
+        ConfigError: they were played with another seed or init, or ``cfg.games`` is
+            below the games played (resuming does not rewind).
+    """
     with np.load(path, allow_pickle=False) as f:
         data = {k: f[k] for k in ("boards", "result", "game")}
         meta = json.loads(f["meta"].tobytes().decode())
-    want = {"games": cfg.games, "seed": cfg.seed, "init": cfg.init}
-    if meta != want:
+    want = {"seed": cfg.seed, "init": cfg.init}
+    if {k: meta.get(k) for k in want} != want:
         raise ConfigError(f"--resume: {path!r} holds the positions of {meta}, the config "
                           f"asks for {want}; another run_dir, or the same settings")
-    return data
+    refuse_rewind(path, int(meta["played"]), "games", cfg.games, "games")
+    return data, int(meta["played"])

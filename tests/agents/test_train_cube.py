@@ -128,26 +128,43 @@ def test_a_tiny_run_writes_the_init_checker_net_and_a_fitted_cube_net(tmp_path):
     assert "Held-out error" in report and f"td:{model}" in report
 
 
-def test_resume_fits_from_the_played_positions_and_refuses_other_games(tmp_path, monkeypatch):
+def test_resume_plays_on_from_the_checkpoint_and_refuses_to_rewind(tmp_path, monkeypatch):
     init = tmp_path / "init.pt"
     save_net(small_net(8), str(init))
-    cfg = CubeNetConfig(run_dir=str(tmp_path / "run"), init=str(init), games=4, holdout=2,
-                        epochs=1)
-    first = train_cube(cfg, progress=False)
+    settings = dict(init=str(init), holdout=2, epochs=1, checkpoint_every=2)
+    whole = CubeNetConfig(run_dir=str(tmp_path / "whole"), games=6, **settings)
+    train_cube(whole, progress=False)
+    # a run stopped after 4 games (its checkpoint), resumed to 6: only games 4 and 5 are
+    # played, and the positions are those of the run that was not stopped
+    part = CubeNetConfig(run_dir=str(tmp_path / "part"), games=4, **settings)
+    train_cube(part, progress=False)
+    played = []
+    real = tc.play_games
 
-    def no_play(*args, **kwargs):
-        raise AssertionError("resume played the games again")
+    def spy(net, cfg, bar=None, first=0, last=None):
+        played.append((first, last))
+        return real(net, cfg, bar, first, last)
 
-    monkeypatch.setattr(tc, "play_games", no_play)
-    assert train_cube(cfg, resume=True, progress=False) == first
-    with pytest.raises(ConfigError, match="positions.npz.*'games': 4"):
-        train_cube(CubeNetConfig(run_dir=cfg.run_dir, init=str(init), games=5, holdout=2),
+    monkeypatch.setattr(tc, "play_games", spy)
+    again = CubeNetConfig(run_dir=part.run_dir, games=6, **settings)
+    assert train_cube(again, resume=True, progress=False) == \
+        train_cube(whole, resume=True, progress=False)
+    assert played == [(4, 6)]  # the whole run's resume played nothing
+    with np.load(os.path.join(part.run_dir, "positions.npz")) as a, \
+            np.load(os.path.join(whole.run_dir, "positions.npz")) as b:
+        assert all(np.array_equal(a[k], b[k]) for k in ("boards", "result", "game"))
+    with pytest.raises(ConfigError, match="6 games done, more than games=5"):
+        train_cube(CubeNetConfig(run_dir=part.run_dir, games=5, **settings), resume=True,
+                   progress=False)
+    with pytest.raises(ConfigError, match="positions.npz.*'seed': 0"):
+        train_cube(CubeNetConfig(run_dir=part.run_dir, games=6, seed=1, **settings),
                    resume=True, progress=False)
 
 
 @pytest.mark.parametrize("setting, match", [
     ({"lam": 1.5}, "lam=1.5"), ({"lr": 0}, "lr=0"), ({"games": 4, "holdout": 5}, "holdout=5"),
-    ({"epochs": 0}, "epochs"), ({"algo": "td"}, "td_cube"), ({"holdout": 1}, "holdout")])
+    ({"epochs": 0}, "epochs"), ({"algo": "td"}, "td_cube"), ({"holdout": 1}, "holdout"),
+    ({"checkpoint_every": 0}, "checkpoint_every")])
 def test_bad_settings_are_refused_by_name(setting, match):
     with pytest.raises(ValueError, match=match):
         CubeNetConfig(**setting)
