@@ -123,17 +123,16 @@ def _game_reward(m, s, side, equity, pre, post):
 # ------------------------------------------------------------------ the episode loop
 @njit(cache=True)
 def _match_turns(opponent, s, me, opp, seeds, i, rules, crawford_rules, mask, m, side,
-                 max_turns, equity, pre, post, reward, plan, work, vt=None):
+                 max_turns, equity, pre, post, reward, work, vt=None):
     """The opponent decides until ``side`` must act, finished games recorded (their
     rewards added to ``reward[i]``) and the next game of the match started; returns 0
     then, 1 when the match is over, 2 when a game was truncated at ``max_turns``.
-    ``plan``: the opponents' scratch (:func:`bg_env.kernels.opponents.opponents_turns`);
-    ``vt``: the variant turns (:mod:`~.batch_variants`), if any; ``work``: pubeval's
+    ``vt``: the variant turns (:mod:`~.batch_variants`), if any; ``work``: the opponents'
     arrays (:func:`~bg_env.kernels.opponents.new_work`)."""
     while True:
         status = opponents_turns(opponent, s, me, opp, seeds, i,
                                  game_rules(m, rules, crawford_rules), mask, side, max_turns,
-                                 plan, work, vt)
+                                 work, vt)
         if status != 1:
             return status
         reward[i] += _game_reward(m, s, side, equity, pre, post)
@@ -154,7 +153,6 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
     state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
     rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
     mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
-    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -166,7 +164,7 @@ def start_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, 
                      mask[i], seeds, i, 0, 0, vt)
             if _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, crawford_rules,
                             mask[i], match[i], sides[i], max_turns, equity, pre, post,
-                            reward, plan, work, vt) == 0:
+                            reward, work, vt) == 0:
                 break
 
 
@@ -183,7 +181,6 @@ def continue_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mas
     state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
     rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
     mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
-    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -193,7 +190,7 @@ def continue_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mas
                    mask[i], seeds, i, 0, 0, vt)
         status[i] = _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
                                  crawford_rules, mask[i], match[i], sides[i], max_turns, equity,
-                                 pre, post, reward, plan, work, vt)
+                                 pre, post, reward, work, vt)
 
 
 @njit(cache=True)
@@ -207,7 +204,6 @@ def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, m
     state, me, opp, seeds = borrowed(state), borrowed(me), borrowed(opp), borrowed(seeds)
     rules, crawford_rules = borrowed(rules), borrowed(crawford_rules)
     mask, match, work = borrowed(mask), borrowed(match), borrowed_work(work)
-    plan = work[5]
     for i in range(state.shape[0]):
         if actions[i] == SKIP:
             status[i] = 0
@@ -218,7 +214,7 @@ def step_matches(opponent, state, me, opp, seeds, rules, crawford_rules, mask, m
             continue
         status[i] = _match_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
                                  crawford_rules, mask[i], match[i], sides[i], max_turns, equity,
-                                 pre, post, reward, plan, work, vt)
+                                 pre, post, reward, work, vt)
 
 
 @njit(cache=True)

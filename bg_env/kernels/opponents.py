@@ -2,7 +2,8 @@
 the kernels (the fast path of ``make_vec_env(n, opponent=...)``): :data:`RANDOM` (uniform
 over the legal actions, ``batch``'s opponent) or :data:`PUBEVAL` (Tesauro's pubeval).
 One episode loop and one loop of the opponent's turns serve both; only the choice
-of the opponent's action differs (:func:`_opponent_action`). Every variant: those whose
+of the opponent's action differs (:func:`~.batch.random_action` or
+:func:`_pubeval_action`). Every variant: those whose
 moves are not standard pass their turns ``vt`` (:mod:`~.batch_variants`) to every kernel.
 
 The pubeval opponent
@@ -166,12 +167,10 @@ def _plan_play(s, me, opp, plan, vt, i, work):
 
 
 @njit(cache=True)
-def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work):
-    """The opponent's next action: a uniform legal one (:data:`RANDOM`), or pubeval's
-    (:data:`PUBEVAL`: the next move of its play for this turn, in ``plan[1:5]``, made when
-    ``plan[0]`` is not this turn's ``TURNS``; the roll on its cube turn, the take)."""
-    if opponent == RANDOM:
-        return random_action(seeds, i, mask)
+def _pubeval_action(s, me, opp, i, plan, vt, work):
+    """Pubeval's next action: the next move of its play for this turn, in ``plan[1:5]``,
+    made when ``plan[0]`` is not this turn's ``TURNS``; the roll on its cube turn, the
+    take."""
     if s[PHASE] == P_MOVE:
         if plan[0] != s[TURNS]:
             _plan_play(s, me, opp, plan[1:], vt, i, work)
@@ -183,13 +182,14 @@ def _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work):
 
 
 @njit(cache=True, inline="always")
-def opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, plan,
-                    work, vt=None):
+def opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns, work,
+                    vt=None):
     """The opponent decides until ``side`` must act; returns 0 then, 1 when the game is
     over, 2 when truncated (``max_turns > 0`` turns reached first; the environments check
-    it after every decision). ``plan``: ``int64[5]`` scratch for pubeval's play; ``vt``:
-    the variant turns (:mod:`~.batch_variants`) of a variant whose moves are not
-    standard; ``work``: pubeval's work arrays (:func:`new_work`)."""
+    it after every decision). ``vt``: the variant turns (:mod:`~.batch_variants`) of a
+    variant whose moves are not standard; ``work``: the opponents' work arrays
+    (:func:`new_work`; pubeval's play for the turn goes in its ``plan``)."""
+    plan = work[5]
     plan[0] = -1  # no play planned for this game yet
     while True:
         if s[PHASE] == P_OVER:
@@ -201,7 +201,7 @@ def opponents_turns(opponent, s, me, opp, seeds, i, rules, mask, side, max_turns
         if opponent == RANDOM:  # (inlined: no call carrying pubeval's work arrays)
             action = random_action(seeds, i, mask)
         else:
-            action = _opponent_action(opponent, s, me, opp, seeds, i, mask, plan, vt, work)
+            action = _pubeval_action(s, me, opp, i, plan, vt, work)
         if not act_row(s, me, opp, seeds, i, rules, mask, action, vt):
             raise RuntimeError("the opponent's action is not legal")
 
@@ -216,7 +216,6 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
     state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
                                           borrowed(seeds), borrowed(rules), borrowed(mask))
     work = borrowed_work(work)
-    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
@@ -224,7 +223,7 @@ def start_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides, l
             sides[i] = learner if learner >= 0 else below(seeds, i, 2)
             open_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
             if opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules, mask[i],
-                                sides[i], max_turns, plan, work, vt) == 0:
+                                sides[i], max_turns, work, vt) == 0:
                 break
 
 
@@ -240,14 +239,13 @@ def continue_episodes(opponent, state, me, opp, seeds, rules, mask, which, sides
     state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
                                           borrowed(seeds), borrowed(rules), borrowed(mask))
     work = borrowed_work(work)
-    plan = work[5]
     for i in range(state.shape[0]):
         if not which[i]:
             continue
         sides[i] = learner if learner >= 0 else below(seeds, i, 2)
         resume_row(state[i], me[i], opp[i], rules, mask[i], seeds, i, 0, 0, vt)
         status[i] = opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
-                                    mask[i], sides[i], max_turns, plan, work, vt)
+                                    mask[i], sides[i], max_turns, work, vt)
 
 
 @njit(cache=True)
@@ -260,7 +258,6 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
     state, me, opp, seeds, rules, mask = (borrowed(state), borrowed(me), borrowed(opp),
                                           borrowed(seeds), borrowed(rules), borrowed(mask))
     work = borrowed_work(work)
-    plan = work[5]
     for i in range(state.shape[0]):
         if actions[i] == SKIP:
             status[i] = 0
@@ -269,4 +266,4 @@ def step_against(opponent, state, me, opp, seeds, rules, mask, sides, actions, m
             status[i] = 3
             continue
         status[i] = opponents_turns(opponent, state[i], me[i], opp[i], seeds, i, rules,
-                                     mask[i], sides[i], max_turns, plan, work, vt)
+                                     mask[i], sides[i], max_turns, work, vt)
