@@ -52,7 +52,7 @@ from ..config import (
     require_at_most,
 )
 from ..players.model_files import write_json
-from ..players.td import TDNet, load_net, numpy_equity, plays_features, save_net
+from ..players.td import TDAgent, TDNet, load_net, save_net
 from ..players.td_features import features, flip_outputs
 from .report import next_commands, provenance
 from .train_td import worker_net, worker_pool
@@ -61,10 +61,6 @@ __all__ = ["CubeNetConfig", "train_cube", "game_positions", "lambda_returns", "f
            "layer_inputs", "result_targets"]
 
 logger = logging.getLogger(__name__)
-
-RESULTS = {"single": 1, "gammon": 2, "backgammon": 3}
-"""A game's result as a number of points (cubeless), signed by the side it is seen from."""
-
 
 @dataclass
 class CubeNetConfig:
@@ -125,20 +121,14 @@ def game_positions(net: TDNet, rng: np.random.Generator) -> tuple[np.ndarray, np
     opening's excepted) as the board the network reads, ``[me (26), opp (26)]`` with
     "me" the side that just moved (int8), and the game's result in points from that side
     (+1..+3 won, -1..-3 lost). Consecutive rows alternate sides."""
+    agent = TDAgent(net)
     game = Game(Rules(cube=False))
     game.events = []
     game.opening(rng)
     while game.phase != Phase.OVER:
-        plays = game.legal_continuations()
-        if len(plays) > 1:
-            with torch.inference_mode():
-                v = net(torch.from_numpy(plays_features(plays))).numpy()
-            play = plays[int(np.argmax(numpy_equity(v)))]
-        else:
-            play = plays[0]
-        game.play(play, rng)
+        game.play(agent.choose_play(game.legal_continuations()), rng)
     result = game.result
-    points = RESULTS[result.outcome]
+    points = result.points  # (cubeless: 1, 2 or 3)
     starts = [(e[1], e[4]) for e in game.events if e[0] == "play"][1:]
     if not starts:
         return np.zeros((0, 52), np.int8), np.zeros(0, np.int8)
