@@ -62,7 +62,7 @@ from bg_env.envs.candidates import board_features
 from .label_parts import LabelParts
 from ..players.model_files import file_sha256, write_atomically
 from ..processes import as_finished
-from ..players.td import load_net, save_net
+from ..players.td import load_cube_net, load_net, save_net
 from ..players.td_features import N_FEATURES, numpy_equity, terminal_target
 from ..players.td_inputs import boards_of
 from ..players.td_search import check_leaves, lookahead_values, segment_argmax, segment_top
@@ -207,7 +207,7 @@ def fit_file(labels: str | list[str], init: str, out: str, extras: bool = False,
     cfg = DistillConfig(epochs=epochs, lr=lr, seed=fit_seed, batch_size=batch_size)
     starts = (decision_starts(games[train], blob["decisions"][train]) if rank_weight else None)
     loss = fit(net, x[train], y[train], cfg, 1, "cpu", starts, rank_weight)
-    save_net(net.eval(), out)
+    save_net(net.eval(), out, cube_net=load_cube_net(init))
     return {"rows": int(train.sum()), "held_out_rows": int((~train).sum()), "loss": loss,
             "held_out_before": before, "held_out_after": held_out()}
 

@@ -18,7 +18,7 @@ from agents.training.distill_file import (
     read_labels,
     regret_file,
 )
-from agents.players.td import TDNet, load_net, save_net
+from agents.players.td import TDNet, load_cube_net, load_net, save_net
 from agents.players.td_features import N_FEATURES, numpy_equity
 from agents.training.train_distill import label_decisions, label_game
 from bg_env.rules.position import Position
@@ -78,6 +78,29 @@ def test_files_of_consecutive_ranges_add_up_to_the_whole_range(tmp_path, teacher
     assert main(["fit", head, tail, teacher, b, "--epochs", "1", "--hold", "3"]) == 0
     for (name, x), y in zip(load_net(a).state_dict().items(), load_net(b).state_dict().values()):
         assert torch.equal(x, y), name
+    assert load_cube_net(a) is None  # the teacher has none
+
+
+def test_a_fit_keeps_the_cube_network_of_its_init(tmp_path, teacher):
+    labels, init, out = (str(tmp_path / n) for n in ("labels.npz", "init.pt", "out.pt"))
+    label_file(teacher, labels, games=2, seed=3, top_k=2, progress=False)
+    torch.manual_seed(5)
+    cube = TDNet(6).eval()
+    save_net(load_net(teacher), init, cube_net=cube)
+    fit_file(labels, init, out, epochs=1)
+    kept = load_cube_net(out)
+    assert kept is not None and kept.hidden == 6
+    for (name, x), y in zip(cube.state_dict().items(), kept.state_dict().values()):
+        assert torch.equal(x, y), name
+    changed = [not torch.equal(x, y) for x, y in zip(load_net(teacher).state_dict().values(),
+                                                    load_net(out).state_dict().values())]
+    assert any(changed)  # the checker network was fitted
+
+
+def test_overlapping_label_files_and_a_negative_first_game_are_refused(tmp_path, teacher):
+    whole, head = (str(tmp_path / f"{n}.npz") for n in ("whole", "head"))
+    label_file(teacher, whole, games=2, seed=9, top_k=2, progress=False)
+    label_file(teacher, head, games=1, seed=9, top_k=2, progress=False)
     with pytest.raises(ValueError, match="both hold game 0"):
         read_labels([head, whole])
     with pytest.raises(ValueError, match="first=-1"):
