@@ -59,13 +59,12 @@ from pettingzoo import AECEnv
 from ..rules.actions import N_ACTIONS
 from ..game.game import PURE_PYTHON, Game, IllegalActionError, Phase, action_index
 from ..game.match import Match
-from ..rules.position import Position, render_text
+from ..rules.position import Position
 from .action_space import ActionSpace
 from .config import CUBE_DEFAULT, RENDER_MODES, EnvConfig, game_info, game_rewards
-from .context import context_space, encode_context, standard_view
-from .frame import game_frame, match_title, result_line
-from .observation import (BOARD_SIZE, encode, encode_board, engine_kernels, games_kernel,
-                          observation_space)
+from .context import context_space, observe_game
+from .frame import game_frame, game_text
+from .observation import engine_kernels, games_kernel, observation_space
 from .start import START_OPTIONS, check_options, start_game, step_refused
 from .wrappers import (  # (the wrappers are also importable from here, as before)
     AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper, wrap)
@@ -310,14 +309,7 @@ class raw_env(AECEnv):
             mask = g.legal_mask_int8()
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        obs = encode(g, side, self.config.observation)
-        if self.config.uses_context:
-            compact = self.config.observation == "compact"
-            if g.variant.geometry != "opposite" and not compact:  # Long Nardy: the real board
-                view = standard_view(g.position if side == g.turn else g.position.swap(), g.variant)
-                obs[:BOARD_SIZE] = encode_board(view)
-            obs = np.concatenate([obs, encode_context(g, side, self.match, integer=compact)])
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": observe_game(g, side, self.config, self.match), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
         """Start a game.
@@ -496,18 +488,8 @@ class raw_env(AECEnv):
     def match_id(self) -> str:
         """GNU Backgammon Match ID of the current state (money game: length 0 and the
         Jacoby flag; in match play the length, the score and the Crawford flag)."""
-        from ..rules.match_id import MatchState
-
         g = self.game
-        if self.match is not None:
-            return self.match.match_id(g.turn, game=g)
-        return MatchState(
-            cube_value=g.cube_value, cube_owner=g.cube_owner, player_on_roll=g.turn,
-            crawford=False, game_state=2 if g.phase == Phase.OVER else 1, turn=g.actor,
-            double_offered=g.phase in (Phase.TAKE, Phase.BEAVER_TAKE), resigned=0,
-            dice=tuple(g.dice) if g.dice and g.phase == Phase.MOVE else (0, 0),
-            match_length=0, score=(0, 0), jacoby=g.rules.jacoby,
-        ).match_id()
+        return g.match_id() if self.match is None else self.match.match_id(g.turn, game=g)
 
     def legal_actions(self) -> list[int]:
         """Legal actions of the agent to act, ascending (none once the game is over); on the
@@ -526,7 +508,7 @@ class raw_env(AECEnv):
             return None
         if self.render_mode == "rgb_array":
             return game_frame(self.game, tuple(self.possible_agents), self.match).image()
-        text = self._text()
+        text = game_text(self.game, tuple(self.possible_agents), self.match)
         if self.render_mode == "human":
             print(text)
             return None
@@ -535,24 +517,6 @@ class raw_env(AECEnv):
     def _repr_png_(self) -> bytes:
         """The picture of the game (a notebook's display), whatever the render mode."""
         return game_frame(self.game, tuple(self.possible_agents), self.match).png()
-
-    def _text(self) -> str:
-        g = self.game
-        frame = game_frame(g, tuple(self.possible_agents))
-        extra = [f"{frame.line()}; phase {g.phase}; cube {g.cube_value} "
-                 f"({'centred' if g.cube_owner == -1 else self.possible_agents[g.cube_owner]})"
-                 + (f"; {frame.offer}" if frame.offer else "")]
-        if g.played:
-            extra.append(" played so far: " + " ".join(str(m) for m in g.played))
-        if g.variant.name != "standard":
-            extra.append(f" variant {g.variant.name}" + (
-                f"; bomb {'unowned' if g.bomb_owner < 0 else self.possible_agents[g.bomb_owner]}"
-                if g.variant.bomb else ""))
-        if self.match is not None:
-            extra.append(" " + match_title(self.match))
-        if g.result:
-            extra.append(result_line(g.result, self.possible_agents))
-        return render_text(frame.board, frame.dice, extra, status=frame.text_status)
 
     def close(self):
         pass

@@ -41,7 +41,7 @@ from ..kernels.io import new_position
 from ..rules.position import Position
 from ..rules.variants import PinnedPosition, Variant, get_variant, opp_index
 
-__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "OPTION_SLOTS", "OPTION_ORDER", "VARIANT_ORDER", "encode_context", "encode_contexts",
+__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "OPTION_SLOTS", "OPTION_ORDER", "VARIANT_ORDER", "encode_context", "encode_contexts", "observe_game",
            "match_blocks", "context_space", "standard_view"]
 
 VARIANT_ORDER = (
@@ -121,6 +121,22 @@ def encode_context(game: Game, actor: int, match=None, integer: bool = False) ->
             out[63:65] *= 25
             out[67] = round(out[67] * 100)
     return out.astype(np.int8) if integer else out
+
+
+def observe_game(game: Game, actor: int, config, match=None) -> np.ndarray:
+    """The observation of ``actor`` in ``game`` on the :class:`~bg_env.game.game.Game`
+    path: ``config.observation``'s encoding (a Long Nardy board shown as a standard one)
+    followed by the context block when ``config.uses_context``."""
+    from .observation import BOARD_SIZE, encode, encode_board
+
+    obs = encode(game, actor, config.observation)
+    if not config.uses_context:
+        return obs
+    compact = config.observation == "compact"
+    if game.variant.geometry != "opposite" and not compact:  # Long Nardy: the real board
+        pos = game.position if actor == game.turn else game.position.swap()
+        obs[:BOARD_SIZE] = encode_board(standard_view(pos, game.variant))
+    return np.concatenate([obs, encode_context(game, actor, match, integer=compact)])
 
 
 def context_space(space: spaces.Box) -> spaces.Box:

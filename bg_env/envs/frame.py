@@ -24,10 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.game import Game, Phase
-from ..rules.position import Position
+from ..rules.position import Position, render_text
 from .context import standard_view
 
-__all__ = ["Frame", "game_frame", "match_title", "result_line"]
+__all__ = ["Frame", "game_frame", "game_text", "match_title", "result_line"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -157,3 +157,24 @@ def game_frame(game: Game, names: tuple[str, str] = AGENTS, match=None) -> Frame
                  cube_value=game.cube_value if game.rules.cube else 0, cube_owner=owner,
                  names=tuple(names), title=match_title(match), offered_value=offered,
                  offer=offer)
+
+
+def game_text(game: Game, names: tuple[str, str] = AGENTS, match=None) -> str:
+    """The text board of ``game`` (the envs' ``"ansi"`` render): the board from the side
+    to act, then its dice, phase and cube, the moves played so far this turn, the variant,
+    the match and the result."""
+    frame = game_frame(game, names)
+    owner = "centred" if game.cube_owner == -1 else names[game.cube_owner]
+    extra = [f"{frame.line()}; phase {game.phase}; cube {game.cube_value} ({owner})"
+             + (f"; {frame.offer}" if frame.offer else "")]
+    if game.played:
+        extra.append(" played so far: " + " ".join(str(m) for m in game.played))
+    if game.variant.name != "standard":
+        bomb = "unowned" if game.bomb_owner < 0 else names[game.bomb_owner]
+        extra.append(f" variant {game.variant.name}"
+                     + (f"; bomb {bomb}" if game.variant.bomb else ""))
+    if match is not None:
+        extra.append(" " + match_title(match))
+    if game.result:
+        extra.append(result_line(game.result, names))
+    return render_text(frame.board, frame.dice, extra, status=frame.text_status)

@@ -15,6 +15,7 @@ from ..rules.cube import GameResult, Phase
 from ..kernels.engine import row_result
 from ..kernels.fast import MOVE_CODES
 from ..kernels.io import new_position
+from ..rules.match_id import MatchState
 from ..rules.moves import Move
 from ..rules.position import Position
 from .start import before_moves
@@ -178,3 +179,14 @@ class RowView:
         g = self.games
         return np.concatenate((g.me[0], g.opp[0])).astype(np.int8)
 
+
+    def match_id(self) -> str:
+        """GNU Backgammon Match ID of this game as a money game (length 0, the Jacoby
+        flag; a match's game: :meth:`Match.match_id <bg_env.game.match.Match.match_id>`)."""
+        return MatchState(
+            cube_value=self.cube_value, cube_owner=self.cube_owner, player_on_roll=self.turn,
+            crawford=False, game_state=2 if self.phase == Phase.OVER else 1, turn=self.actor,
+            double_offered=self.phase in (Phase.TAKE, Phase.BEAVER_TAKE), resigned=0,
+            dice=tuple(self.dice) if self.dice and self.phase == Phase.MOVE else (0, 0),
+            match_length=0, score=(0, 0), jacoby=self.rules.jacoby,
+        ).match_id()
