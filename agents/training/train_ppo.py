@@ -16,10 +16,10 @@ Self-play (:mod:`agents.training.ppo_pool`): each episode, each env draws its op
 taken every ``snapshot_every`` steps and sent to every env), other keys are
 ``agents.load_agent`` specs (``"pubeval"``, ``"random"``, ``"td"``, ...).
 
-Checkpoint: one file, ``checkpoint.zip``: SB3's archive of the model, optimiser and step
-count with one more member, ``training_state.pt`` (the snapshots, history, games played),
-written to a temporary file and renamed over the old one, so that a kill leaves either
-the old checkpoint or the new one, never half of each.
+Checkpoint (:mod:`agents.training.ppo_checkpoint`): one file, ``checkpoint.zip``: SB3's
+archive of the model, optimiser and step count with one more member, ``training_state.pt``
+(the snapshots, history, games played), written to a temporary file and renamed over the
+old one, so that a kill leaves either the old checkpoint or the new one, never half of each.
 
 Seeds: the same ``seed`` gives the same run (SB3 seeds torch, numpy and the envs; each
 env's pool has its own generator seeded from ``seed`` and the env's index), with one
@@ -32,11 +32,9 @@ refused before anything is written. Evaluations are logged (``logging``, INFO), 
 from __future__ import annotations
 
 import io
-import json
 import logging
 import os
 import time
-import zipfile
 from dataclasses import asdict, dataclass, field
 from functools import partial
 
@@ -52,13 +50,14 @@ from bg_env.envs.candidates import MAX_CANDIDATES
 from bg_env.envs.play_env import BackgammonPlaysEnv
 
 from .. import load_agent
-from ..config import (MAX_COUNT, MAX_HIDDEN, MAX_PROCESSES, MAX_SEED, ConfigError,
-                      changed_settings, refuse_rewind, require_at_least, require_at_most)
-from .device import DEVICES, resolve_device
+from ..config import (MAX_COUNT, MAX_HIDDEN, MAX_PROCESSES, MAX_SEED, refuse_rewind,
+                      require_at_least, require_at_most)
 from ..evaluation.evaluate import evaluate
+from .device import DEVICES, resolve_device
 from .kickstart import Distillation, init_policy, kickstart, load_teacher, teacher_equity
-from ..players.model_files import load_torch_file, load_torch_member, write_atomically, write_json
+from ..players.model_files import write_atomically, write_json
 from ..players.ppo import ACTIVATIONS, PPOAgent
+from .ppo_checkpoint import check_same_network, elapsed_seconds, read_checkpoint, write_checkpoint
 from .ppo_policy import POOLINGS, CandidatePolicy
 from .ppo_pool import OpponentPool, PoolOpponent, actor_weights
 from .proc_vec_env import ProcessVecEnv
@@ -69,8 +68,6 @@ __all__ = ["PPOConfig", "train_ppo", "make_env", "make_vec_env", "new_model", "s
 
 _NOT_IN_MODEL = ["_last_obs", "_last_original_obs", "_last_episode_starts"]
 """Rollout state left out of ``model.zip`` (the envs' last observations: ~1 MB)."""
-STATE_MEMBER = "training_state.pt"
-"""The member of ``checkpoint.zip`` beside SB3's own (not ``.pth``: SB3 would load it)."""
 
 logger = logging.getLogger(__name__)
 
@@ -302,91 +299,20 @@ class _TrainCallback(BaseCallback):
             due["snap"] = _next(n, cfg.snapshot_every)
         if n >= due["eval"]:
             if n < cfg.total_steps:  # the final evaluation follows anyway
-                entry = {"games": self.state["games"], "steps": n, "seconds": _seconds(self.state),
+                entry = {"games": self.state["games"], "steps": n, "seconds": elapsed_seconds(self.state),
                          **_evaluate(self.model, cfg, cfg.eval_games, seed=10_000 + n)}
                 self.history.append(entry)
                 _log_eval(entry, self.logger)
                 write_report(cfg.run_dir, "MaskablePPO", asdict(cfg), self.history)
             due["eval"] = _next(n, cfg.eval_every)
         if n >= due["ckpt"]:
-            _checkpoint(self.model, cfg, self.history, self.state)
+            write_checkpoint(self.model, cfg.run_dir, self.history, self.state)
             due["ckpt"] = _next(n, cfg.checkpoint_every)
-        return not cfg.max_minutes or _seconds(self.state) < 60 * cfg.max_minutes
+        return not cfg.max_minutes or elapsed_seconds(self.state) < 60 * cfg.max_minutes
 
 
 def _next(n: int, every: int) -> float:
     return (n // every + 1) * every if every else float("inf")
-
-
-def _seconds(state: dict) -> float:
-    return state["seconds"] + time.time() - state["t0"]
-
-
-def _checkpoint(model, cfg: PPOConfig, history: list, state: dict) -> None:
-    """``checkpoint.zip``: the model, optimiser and step count (SB3's archive) and the
-    snapshots, history and games played (member :data:`STATE_MEMBER`), replaced as one
-    file."""
-    buffer = io.BytesIO()
-    model.save(buffer)
-    extra = {"snapshots": state["snapshots"], "games": state["games"],
-             "seconds": _seconds(state), "steps": model.num_timesteps,
-             # plain JSON types: the state loads with weights_only=True
-             "history": json.loads(json.dumps(history))}
-    blob = io.BytesIO()
-    torch.save(extra, blob)
-    with zipfile.ZipFile(buffer, "a") as archive:
-        archive.writestr(STATE_MEMBER, blob.getvalue())
-    write_atomically(os.path.join(cfg.run_dir, "checkpoint.zip"), buffer.getvalue())
-
-
-NETWORK_KEYS = ("hidden", "activation", "share_trunk", "value_pooling", "max_candidates")
-"""The settings that shape the policy network: a resumed run must keep them."""
-
-
-def check_same_network(cfg: PPOConfig) -> None:
-    """Raise :class:`ConfigError` when the run's saved settings (``run_dir/config.json``)
-    shape the network otherwise than ``cfg`` (a ``--resume`` with ``--set hidden=...``),
-    naming each setting; nothing is written before."""
-    path = os.path.join(cfg.run_dir, "config.json")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            saved = json.load(fh)
-    except (OSError, ValueError):
-        return  # no settings saved beside the checkpoint: the checkpoint's own are used
-    now = asdict(cfg)
-    changed = changed_settings({k: saved.get(k) for k in NETWORK_KEYS},
-                               {k: now[k] for k in NETWORK_KEYS})
-    if changed:
-        raise ConfigError(f"--resume: {path!r} shapes the network otherwise: {changed}; "
-                          "resume with the run's own network settings, or give a new run_dir")
-
-
-def read_checkpoint(run_dir: str) -> dict:
-    """The training state saved in ``run_dir/checkpoint.zip`` (a checkpoint written
-    before it held one reads ``checkpoint.pt`` beside it), read with
-    ``weights_only=True``; ``"steps"`` is the step count it was taken at.
-
-    Raises:
-        FileNotFoundError: no checkpoint in ``run_dir`` (named).
-        ModelFileError: a truncated or foreign checkpoint (the message names the file).
-    """
-    path = os.path.join(run_dir, "checkpoint.zip")
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"--resume: no checkpoint at {path!r}")
-    legacy_path = os.path.join(run_dir, "checkpoint.pt")
-    if _has_member(path, STATE_MEMBER) or not os.path.exists(legacy_path):
-        return load_torch_member(path, STATE_MEMBER, "PPO checkpoint")
-    legacy = load_torch_file(legacy_path, "PPO checkpoint")
-    return {**legacy, "snapshots": legacy["pool"]["snapshots"]}
-
-
-def _has_member(path: str, member: str) -> bool:
-    """Whether the zip archive ``path`` holds ``member`` (False when it is no archive)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            return member in archive.namelist()
-    except zipfile.BadZipFile:
-        return False
 
 
 def _log_eval(entry: dict, sb3_logger=None) -> None:
@@ -499,11 +425,11 @@ def _train(model, cfg: PPOConfig, history: list, state: dict, resume: bool,
         logger.warning("stopped by max_minutes=%g at %d of total_steps=%d; raise max_minutes "
                        "(or set 0) and --resume to go on", cfg.max_minutes,
                        model.num_timesteps, cfg.total_steps)
-    final = {"games": state["games"], "steps": model.num_timesteps, "seconds": _seconds(state),
+    final = {"games": state["games"], "steps": model.num_timesteps, "seconds": elapsed_seconds(state),
              **_evaluate(model, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
     history.append(final)
     _log_eval(final)
-    _checkpoint(model, cfg, history, state)
+    write_checkpoint(model, cfg.run_dir, history, state)
     buffer = io.BytesIO()
     model.save(buffer, exclude=_NOT_IN_MODEL)
     write_atomically(os.path.join(cfg.run_dir, "model.zip"), buffer.getvalue())
