@@ -295,6 +295,8 @@ def _play_rows(targets_only: bool, skipped: dict[str, str]) -> dict[str, tuple[s
     if not targets_only:
         genv = gymnasium.make("bg_env/Backgammon-v0", opponent="random", cube=False)
         rows["Gymnasium env (vs random)"] = ("episodes", games_row(lambda: _gym_episode(genv)))
+        penv = gymnasium.make("bg_env/Backgammon-v0", opponent="pubeval", cube=False)
+        rows["Gymnasium env (vs pubeval)"] = ("episodes", games_row(lambda: _gym_episode(penv)))
     vec = vec_stepper(monitor=True, as_maskable_ppo=True)
     if vec is not None:
         rows[VEC_ROW] = ("games", vec)

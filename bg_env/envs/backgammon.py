@@ -491,6 +491,15 @@ class raw_env(AECEnv):
         g = self.game
         return g.match_id() if self.match is None else self.match.match_id(g.turn, game=g)
 
+    def kernel_row(self) -> tuple:
+        """The game being played as the kernels read it, ``(state, me, opp, vt)``: views of
+        its row of :mod:`bg_env.kernels.batch` (``vt``: the variant turns, ``None`` when
+        its moves are standard), read without handing a game on the kernels over to a
+        Game. For built-in opponents that decide in the kernels; to read only."""
+        games = self._engine.games if self._fast else self.game.games
+        vt = games.kernel_variant_args
+        return games.state[0], games.me[0], games.opp[0], (vt[0] if vt else None)
+
     def legal_actions(self) -> list[int]:
         """Legal actions of the agent to act, ascending (none once the game is over); on the
         kernels read from their mask, the game staying there."""

@@ -50,12 +50,14 @@ from gymnasium.utils import seeding
 
 from ..rules.actions import N_ACTIONS
 from ..game.game import IllegalActionError, action_index
+from ..kernels.batch_variants import uses_variant_turn
+from ..kernels.opponents import PUBEVAL_KEY, new_work, pubeval_turn_action
 from .backgammon import raw_env
 from .config import check_reward
 from .opponents import make_opponent, opponent_step, seed_opponent
 from .start import step_refused
 
-__all__ = ["BackgammonEnv", "RandomPolicy", "resolve_opponent"]
+__all__ = ["BackgammonEnv", "RandomPolicy", "KernelPubeval", "resolve_opponent"]
 
 _NO_ACTIONS = np.zeros(N_ACTIONS, dtype=np.int8)
 """The mask when the learner has no action (episode over, or the opponent to play); shared
@@ -71,10 +73,33 @@ class RandomPolicy:
         return int(legal[env.np_random.integers(len(legal))])
 
 
-def resolve_opponent(opponent: Any) -> Callable[[raw_env], int]:
-    """Turn an agent, a callable or a spec string into ``f(env) -> action``."""
+class KernelPubeval:
+    """Tesauro's pubeval as the built-in ``opponent="pubeval"`` of a variant with standard
+    moves: it decides in the kernels (:func:`bg_env.kernels.opponents.pubeval_turn_action`,
+    as the vector env's pubeval does), so a game on the kernels stays there. The same
+    decisions as ``agents.players.pubeval.PubevalAgent``: its favourite play each turn,
+    never doubles, always takes."""
+
+    name = "pubeval"
+
+    def __init__(self) -> None:
+        self._work = new_work()
+        self._key = np.full(PUBEVAL_KEY, -1, np.int64)
+
+    def act(self, env: raw_env) -> int:
+        s, me, opp, vt = env.kernel_row()
+        if vt is not None:
+            raise ValueError("KernelPubeval plays variants with standard moves only")
+        return int(pubeval_turn_action(s, me, opp, self._key, self._work))
+
+
+def resolve_opponent(opponent: Any, variant: str = "standard") -> Callable[[raw_env], int]:
+    """Turn an agent, a callable or a spec string into ``f(env) -> action``; ``"random"``
+    and (for a ``variant`` with standard moves) ``"pubeval"`` are built in."""
     if opponent is None or opponent == "random":
         return RandomPolicy().act
+    if opponent == "pubeval" and not uses_variant_turn(variant):
+        return KernelPubeval().act
     if isinstance(opponent, str):
         return make_opponent(opponent).act
     if hasattr(opponent, "act"):
@@ -128,7 +153,7 @@ class BackgammonEnv(gym.Env):
         # not at each of the opponent's decisions inside a step (the two-agent env's way)
         self.game_env = raw_env(**{**config, "render_mode": "ansi"} if human else config)
         self.render_mode = "human" if human else self.game_env.render_mode
-        self.opponent = resolve_opponent(opponent)
+        self.opponent = resolve_opponent(opponent, self.game_env.config.rules().variant_spec)
         self.learner_choice = learner
         self.learner = learner or "player_0"
         self.illegal_action = illegal_action

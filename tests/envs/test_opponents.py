@@ -67,7 +67,8 @@ def test_an_entry_point_is_loaded_when_its_kind_is_asked(monkeypatch):
 @pytest.mark.slow
 def test_gym_make_resolves_pubeval_through_the_entry_point_without_importing_agents():
     """In a fresh process: bg_env alone, the entry point declared as in pyproject.toml
-    (the shared venv's install predates it, so it is patched in), then gym.make."""
+    (the shared venv's install predates it, so it is patched in), then gym.make (in a
+    variant whose moves are not standard: in the others "pubeval" is built in)."""
     code = f"""
 import sys
 from importlib import metadata
@@ -77,7 +78,7 @@ from bg_env.envs import opponents
 assert "agents" not in sys.modules
 ep = metadata.EntryPoint(name="pubeval", value="agents:load_agent", group={ENTRY_POINT_GROUP!r})
 opponents.metadata.entry_points = lambda group: [ep]
-env = gym.make("bg_env/Backgammon-v0", opponent="pubeval")
+env = gym.make("bg_env/Backgammon-v0", opponent="pubeval", variant="sudden_death")
 print(type(env.unwrapped.opponent.__self__).__name__)
 """
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
