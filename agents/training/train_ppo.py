@@ -299,7 +299,8 @@ class _TrainCallback(BaseCallback):
             due["snap"] = _next(n, cfg.snapshot_every)
         if n >= due["eval"]:
             if n < cfg.total_steps:  # the final evaluation follows anyway
-                entry = {"games": self.state["games"], "steps": n, "seconds": elapsed_seconds(self.state),
+                entry = {"games": self.state["games"], "steps": n,
+                         "seconds": elapsed_seconds(self.state),
                          **_evaluate(self.model, cfg, cfg.eval_games, seed=10_000 + n)}
                 self.history.append(entry)
                 _log_eval(entry, self.logger)
@@ -425,7 +426,8 @@ def _train(model, cfg: PPOConfig, history: list, state: dict, resume: bool,
         logger.warning("stopped by max_minutes=%g at %d of total_steps=%d; raise max_minutes "
                        "(or set 0) and --resume to go on", cfg.max_minutes,
                        model.num_timesteps, cfg.total_steps)
-    final = {"games": state["games"], "steps": model.num_timesteps, "seconds": elapsed_seconds(state),
+    final = {"games": state["games"], "steps": model.num_timesteps,
+             "seconds": elapsed_seconds(state),
              **_evaluate(model, cfg, cfg.final_eval_games or cfg.eval_games, seed=999)}
     history.append(final)
     _log_eval(final)

@@ -40,6 +40,7 @@ from ..game.game import Game, Phase
 from ..kernels.io import new_position
 from ..rules.position import Position
 from ..rules.variants import PinnedPosition, Variant, get_variant, opp_index
+from .observation import BOARD_SIZE, encode, encode_board
 
 __all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "OPTION_SLOTS", "OPTION_ORDER", "VARIANT_ORDER", "encode_context", "encode_contexts", "observe_game",
            "match_blocks", "context_space", "standard_view"]
@@ -127,8 +128,6 @@ def observe_game(game: Game, actor: int, config, match=None) -> np.ndarray:
     """The observation of ``actor`` in ``game`` on the :class:`~bg_env.game.game.Game`
     path: ``config.observation``'s encoding (a Long Nardy board shown as a standard one)
     followed by the context block when ``config.uses_context``."""
-    from .observation import BOARD_SIZE, encode, encode_board
-
     obs = encode(game, actor, config.observation)
     if not config.uses_context:
         return obs

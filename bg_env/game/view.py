@@ -179,7 +179,6 @@ class RowView:
         g = self.games
         return np.concatenate((g.me[0], g.opp[0])).astype(np.int8)
 
-
     def match_id(self) -> str:
         """GNU Backgammon Match ID of this game as a money game (length 0, the Jacoby
         flag; a match's game: :meth:`Match.match_id <bg_env.game.match.Match.match_id>`)."""

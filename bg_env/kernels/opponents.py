@@ -181,9 +181,9 @@ def _pubeval_action(s, me, opp, i, plan, vt, work):
     return TAKE
 
 
-PUBEVAL_KEY = 3 + 2 * 26
-"""The length of :func:`pubeval_turn_action`'s ``key``: the turn count, the roll and the
-board at the turn's start."""
+PUBEVAL_KEY = 2 + 2 * 26
+"""The length of :func:`pubeval_turn_action`'s ``key``: the roll and the board at the
+turn's start."""
 
 
 @njit(cache=True)
@@ -191,23 +191,23 @@ def pubeval_turn_action(s, me, opp, key, work):
     """Pubeval's next action in the game of row ``s``/``me``/``opp`` (standard moves),
     for an opponent that is called once a decision from outside the kernels (a single
     env's): its play is planned at its first decision of a turn (:func:`_pubeval_action`,
-    the race flag read there) and kept in ``work``'s ``plan`` while ``key`` (int64
-    [:data:`PUBEVAL_KEY`], its own) holds the same turn count, roll and turn-start board;
-    another game or turn plans again. The same turn of another game is planned alike
-    (pubeval's play depends on nothing else), so no reset is needed between games."""
+    the race flag read there) and kept in ``work``'s ``plan`` (with the turn count) while
+    ``key`` (int64[:data:`PUBEVAL_KEY`], its own) holds the same roll and turn-start
+    board; another game or turn plans again. The same turn of another game is planned
+    alike (pubeval's play depends on nothing else), so no reset is needed between games."""
     plan = work[5]
     if s[PHASE] == P_MOVE:
         start = work[0]
         turn_start(s, me, opp, start[0], start[1])
-        fresh = key[0] != s[TURNS] or key[1] != s[ROLL0] or key[2] != s[ROLL1]
+        fresh = key[0] != s[ROLL0] or key[1] != s[ROLL1]
         for p in range(26):
-            if key[3 + p] != start[0, p] or key[29 + p] != start[1, p]:
+            if key[2 + p] != start[0, p] or key[28 + p] != start[1, p]:
                 fresh = True
         if fresh:
-            key[0], key[1], key[2] = s[TURNS], s[ROLL0], s[ROLL1]
+            key[0], key[1] = s[ROLL0], s[ROLL1]
             for p in range(26):
-                key[3 + p] = start[0, p]
-                key[29 + p] = start[1, p]
+                key[2 + p] = start[0, p]
+                key[28 + p] = start[1, p]
             plan[0] = -1
     return _pubeval_action(s, me, opp, 0, plan, None, work)
 

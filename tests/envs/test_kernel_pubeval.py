@@ -92,7 +92,7 @@ def test_a_copy_and_a_pickle_go_on_as_the_original():
 def test_variants_whose_moves_are_not_standard_get_the_agent():
     env = gym.make("bg_env/Backgammon-v0", opponent="pubeval", variant="sudden_death")
     assert isinstance(env.unwrapped.opponent.__self__, PubevalAgent)
+    raw = gym.make("bg_env/Backgammon-v0", variant="sudden_death").unwrapped.game_env
+    raw.reset(seed=0)
     with pytest.raises(ValueError, match="standard moves only"):
-        raw = gym.make("bg_env/Backgammon-v0", variant="sudden_death").unwrapped.game_env
-        raw.reset(seed=0)
         KernelPubeval().act(raw)
