@@ -42,8 +42,9 @@ from ..rules.position import Position
 from ..rules.variants import PinnedPosition, Variant, get_variant, opp_index
 from .observation import BOARD_SIZE, encode, encode_board
 
-__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "OPTION_SLOTS", "OPTION_ORDER", "VARIANT_ORDER", "encode_context", "encode_contexts", "observe_game",
-           "match_blocks", "context_space", "standard_view"]
+__all__ = ["CONTEXT_SIZE", "MATCH_SLOTS", "OPTION_SLOTS", "OPTION_ORDER", "VARIANT_ORDER",
+           "encode_context", "encode_contexts", "observe_game", "match_blocks", "context_space",
+           "standard_view"]
 
 VARIANT_ORDER = (
     "standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3", "longgammon",

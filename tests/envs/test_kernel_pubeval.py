@@ -41,7 +41,8 @@ CONFIGS = [{}, {"cube": True}, {"match_length": 5, "cube": True},
            {"variant": "hypergammon3"}, {"cube": True, "beaver": True, "jacoby": True}]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())) or "standard")
+@pytest.mark.parametrize("config", CONFIGS,
+                         ids=lambda c: "-".join(map(str, c.values())) or "standard")
 def test_the_built_in_pubeval_plays_the_agents_games(config):
     env = gym.make("bg_env/Backgammon-v0", opponent="pubeval", **config)
     assert isinstance(env.unwrapped.opponent.__self__, KernelPubeval)
